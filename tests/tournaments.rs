@@ -1724,7 +1724,8 @@ fn a_boxed_build_without_a_memory_cgroup_cannot_hold_memory_outside_its_processe
 
 /// Maps 1 MiB shared and anonymous, and 1 MiB of `/dev/zero` shared and writable (the same
 /// memory), writes each, and says how each went in the name of a file it makes: `shared-ok` or
-/// `shared-ERRNO`, then `zero-ok` or `zero-ERRNO`.
+/// `shared-ERRNO`, then `zero-ok` or `zero-ERRNO`; then pages 1 MiB of its own out to swap
+/// (`MADV_PAGEOUT`): `pageout-ok` or `pageout-ERRNO`.
 const SHARED_C: &str = r#"#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -1742,6 +1743,9 @@ int main(void) {
     int fd = open("/dev/zero", O_RDWR);
     char *z = fd < 0 ? MAP_FAILED : mmap(0, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (z == MAP_FAILED) say("zero", errno); else { memset(z, 1, 1 << 20); say("zero", 0); }
+    char *q = mmap(0, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memset(q, 1, 1 << 20);
+    say("pageout", madvise(q, 1 << 20, MADV_PAGEOUT) ? errno : 0);
     return 0;
 }
 "#;
@@ -1751,8 +1755,9 @@ int main(void) {
 /// process's set (3 processes held 600 MiB so under a `build_memory_mb` of 256). It is refused
 /// them now, as a bot is: a shared anonymous `mmap` fails with `ENOMEM`; `/dev/zero` opens for
 /// reading only under Landlock (`EACCES`), and is `/dev/full` (which cannot be mapped, `ENODEV`)
-/// without it, and in a box without a memory cgroup (root only: the arena run as nobody). The
-/// control: with the sandbox off both work.
+/// without it, and in a box without a memory cgroup (root only: the arena run as nobody). Nor may
+/// it page its memory out to swap, where no proportional set shows it (`MADV_PAGEOUT`, `EINVAL`).
+/// The control: with the sandbox off all three work.
 #[test]
 fn a_summed_build_cannot_hold_shared_anonymous_memory() {
     let prepare = |folder: &Path| compiled_for_the_build(folder, "shared", SHARED_C);
@@ -1760,23 +1765,28 @@ fn a_summed_build_cannot_hold_shared_anonymous_memory() {
         let settings = format!("sandbox = \"{sandbox}\"");
         let (student, files, _) = build_in_prepared_folder_with("./shared", &settings, &prepare, env);
         assert!(student["failure"].is_null(), "{student}");
-        let said = files.iter().map(|f| f.0.clone()).filter(|n| n.starts_with("shared-") || n.starts_with("zero-"));
+        let said = files
+            .iter()
+            .map(|f| f.0.clone())
+            .filter(|n| ["pageout-", "shared-", "zero-"].iter().any(|p| n.starts_with(p)));
         said.collect()
     };
-    let (no_memory, denied, no_device) = (libc::ENOMEM, libc::EACCES, libc::ENODEV);
+    let (no_memory, denied, no_device, invalid) = (libc::ENOMEM, libc::EACCES, libc::ENODEV, libc::EINVAL);
+    let refused = |zero: i32| [format!("pageout-{invalid}"), format!("shared-{no_memory}"), format!("zero-{zero}")];
     if landlock_abi() >= 1 {
-        assert_eq!(said("plain", &[]), [format!("shared-{no_memory}"), format!("zero-{denied}")], "with Landlock");
+        assert_eq!(said("plain", &[]), refused(denied), "with Landlock");
     }
     let without = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
-    assert_eq!(said("plain", &without), [format!("shared-{no_memory}"), format!("zero-{no_device}")], "without");
+    assert_eq!(said("plain", &without), refused(no_device), "without");
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
         let (student, listed, _) = built_by_nobody("shared", SHARED_C, "./shared; ls > said", "", "require");
-        let said: Vec<_> = listed.lines().filter(|n| n.starts_with("shared-") || n.starts_with("zero-")).collect();
-        let boxed = [format!("shared-{no_memory}"), format!("zero-{no_device}")];
+        let said: Vec<_> =
+            listed.lines().filter(|n| ["pageout-", "shared-", "zero-"].iter().any(|p| n.starts_with(p))).collect();
+        let boxed = refused(no_device);
         assert!(student["failure"].is_null() && said == boxed, "in a box without a memory cgroup: {student} {said:?}");
     }
-    assert_eq!(said("none", &[]), ["shared-ok", "zero-ok"], "the control, without the sandbox");
+    assert_eq!(said("none", &[]), ["pageout-ok", "shared-ok", "zero-ok"], "the control, without the sandbox");
 }
 
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data

@@ -866,7 +866,9 @@ impl Sandbox {
             kept: !keep_terminal,
             keeper: None,
             memory_cap: limits.memory_mb.saturating_mul(1 << 20),
-            counts_swap: false,
+            // (A plain build's memory is summed as a box's without a cgroup: what the kernel
+            // swaps out of it counts, on a machine with swap.)
+            counts_swap: launch.build && !keep_terminal && cgroup::machine_swaps(),
             peak_cpu: AtomicU64::new(0),
             sockets: None,
             // (A build's: a plain bot's sockets are not counted, see the README.)

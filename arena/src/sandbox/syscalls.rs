@@ -202,12 +202,15 @@ fn plain_bot_memory_filters() -> Vec<BpfProgram> {
 /// but not write (see `super::confine`; without Landlock, and in a box, it is `/dev/full`), which,
 /// mapped shared, is the same memory. And its sockets' send buffers cannot be raised
 /// ([`send_buffer_lock`]): what its sockets hold is counted with its memory; nor may its
-/// processes hide what they hold from the arena ([`dumpable_lock`]).
+/// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
+/// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
+/// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
+/// only near the limit).
 fn plain_build_memory_filter() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
-            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice];
+            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice, libc::SYS_process_madvise];
             let absent = compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS);
             let shared_anonymous: Result<Vec<SeccompRule>, _> = [libc::MAP_SHARED, libc::MAP_SHARED_VALIDATE]
                 .iter()
@@ -222,7 +225,15 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .map_err(|e| tracing::error!("the builds' shared memory filter does not compile ({e})"))
                 .ok()
                 .and_then(|rules| compile(vec![(libc::SYS_mmap, rules)], libc::ENOMEM));
-            absent.into_iter().chain(shared_anonymous).chain(send_buffer_lock()).chain(dumpable_lock()).collect()
+            // (Nor may it push its pages out to swap, where no proportional set shows them.)
+            let page_out =
+                SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::MADV_PAGEOUT as u64)
+                    .and_then(|c| SeccompRule::new(vec![c]))
+                    .map_err(|e| tracing::error!("the builds' madvise filter does not compile ({e})"))
+                    .ok()
+                    .and_then(|rule| compile(vec![(libc::SYS_madvise, vec![rule])], libc::EINVAL));
+            let absent = absent.into_iter().chain(shared_anonymous).chain(page_out);
+            absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
         })
         .clone()
 }
@@ -834,17 +845,17 @@ mod tests {
         assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
         // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 4);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 4);
+        assert_eq!(super::plain_build_memory_filter().len(), 5);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 5);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 6 } else { memory };
+            let own = if build { 7 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 12));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 13));
         }
     }
 }
