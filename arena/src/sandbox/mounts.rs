@@ -7,10 +7,10 @@
 //!   which outlive it: a red team's plain bot left 8 files of 32 MiB there under a memory limit
 //!   of 64, for good. Its own is a tmpfs capped as a box's scratch space (`tmp_mb`, and its
 //!   inodes), made and dropped with it: Python's `multiprocessing` works there, within the cap,
-//!   and nothing is left after the match. A bot (not a build) also gets `/dev/full` at
-//!   `/dev/zero`, as a box without a memory cgroup does (`super::ZERO_UNMAPPED`): `/dev/zero`
-//!   opened for writing and mapped shared is memory no resident set shows. (Landlock keeps a
-//!   plain bot from writing either.)
+//!   and nothing is left after the match. A bot, and a build (whose memory the arena sums
+//!   too), also gets `/dev/full` at `/dev/zero`, as a box without a memory cgroup does
+//!   (`super::ZERO_UNMAPPED`): `/dev/zero` opened for writing and mapped shared is memory no
+//!   resident set shows. (Landlock keeps a plain bot or build from writing either.)
 //! - For a build (Landlock or not), and a bot Landlock does not confine: every mount read-only
 //!   but the folders it may write (its scratch folder, a build's folder), where the kernel has
 //!   `mount_setattr` (Linux 5.12). Landlock governs a file's data and names, not its mode, owner
