@@ -1265,6 +1265,16 @@ fn build_in_prepared_folder(
     settings: &str,
     prepare: &dyn Fn(&Path),
 ) -> (Value, Vec<(String, u64, u64)>, u64) {
+    build_in_prepared_folder_with(build, settings, prepare, &[])
+}
+
+/// [`build_in_prepared_folder`], the arena run with `env` added to its environment.
+fn build_in_prepared_folder_with(
+    build: &str,
+    settings: &str,
+    prepare: &dyn Fn(&Path),
+    env: &[(&str, &str)],
+) -> (Value, Vec<(String, u64, u64)>, u64) {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("student");
     std::fs::create_dir(&folder).unwrap();
@@ -1274,8 +1284,9 @@ fn build_in_prepared_folder(
     let cfg = dir.path().join("t.toml");
     std::fs::write(&cfg, text).unwrap();
     let out = dir.path().join("t");
-    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
-    assert_eq!(code, 0, "{stderr}");
+    let args = ["tournament", "--config", &cfg.display().to_string(), "--out", &out.display().to_string()];
+    let run = Command::new(bin("arena")).current_dir(root()).envs(env.iter().copied()).args(args).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let mut files: Vec<(String, u64, u64)> = std::fs::read_dir(&folder)
         .unwrap()
         .flatten()
@@ -1493,6 +1504,370 @@ fn a_plain_build_is_held_to_its_memory_limit_all_its_processes_together() {
     assert!(student["failure"].is_null(), "the control builds: {student}");
     let said: Vec<_> = files.iter().filter(|f| ["a", "b", "c"].contains(&f.0.as_str())).map(|f| f.1).collect();
     assert_eq!(said, ["held 40 MiB\n".len() as u64; 3], "each of the control's processes held its 40 MiB: {files:?}");
+}
+
+/// Compiles `source` into `folder` as `name` (and keeps the source as `name.c`) for a build
+/// there; where the test is root, `folder` and what is in it are given to `nobody` (a root arena
+/// builds a plain build as its folder's owner, and refuses root's folder), its parent opened to
+/// all.
+fn compiled_for_the_build(folder: &Path, name: &str, source: &str) {
+    let c = folder.join(format!("{name}.c"));
+    std::fs::write(&c, source).unwrap();
+    let compiled = Command::new("cc").arg("-o").arg(folder.join(name)).arg(&c).status();
+    assert!(compiled.unwrap().success(), "cc {name}.c");
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let parent = folder.parent().unwrap();
+        std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        for entry in std::fs::read_dir(folder).unwrap().flatten() {
+            std::os::unix::fs::lchown(entry.path(), Some(65534), Some(65534)).unwrap();
+        }
+        std::os::unix::fs::lchown(folder, Some(65534), Some(65534)).unwrap();
+    }
+}
+
+/// A summed build that fails for want of memory (an allocation refused: here one process's
+/// 100 MiB under a `build_memory_mb` of 64, its address space's limit) is told so, and what to
+/// raise. The control: one that fails for another reason (its program misused) is not.
+#[test]
+fn a_plain_build_out_of_memory_is_told_to_raise_build_memory_mb() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "hold", HOLD_C);
+    let settings = "sandbox = \"plain\"\nbuild_memory_mb = 64";
+    let hint = "(it ran out of memory: each of its processes, and all of them together, may hold 64 MiB: raise \
+                build_memory_mb, or build with fewer jobs at once)";
+    let (student, _, _) = build_in_prepared_folder("./hold 100 0", settings, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("Cannot allocate memory") && failure.contains(hint), "{student}");
+    let (student, _, _) = build_in_prepared_folder("./hold 1", settings, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("failed (exit status: 2)") && !failure.contains("ran out of memory"), "{student}");
+}
+
+/// Writes its first argument's MiB, then forks its second's children that only sleep its third's
+/// seconds, sharing every page copy-on-write (no new memory), and waits for them.
+const COW_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+int main(int argc, char **argv) {
+    if (argc != 4) return 2;
+    size_t n = (size_t)atoi(argv[1]) << 20;
+    volatile char *p = malloc(n);
+    if (!p) { perror("malloc"); return 1; }
+    for (size_t i = 0; i < n; i += 4096) p[i] = 1;
+    for (int k = 0; k < atoi(argv[2]); k++) if (fork() == 0) { sleep(atoi(argv[3])); _exit(0); }
+    while (wait(0) > 0) ;
+    printf("shared %s MiB\n", argv[1]);
+    return 0;
+}
+"#;
+
+/// The memory of a plain build is the sum of its processes' proportional sets (PSS), not of
+/// their resident sets: a build that writes 100 MiB and forks 3 children sharing those pages
+/// copy-on-write holds 100 MiB, but its resident sets sum to 400; under a `build_memory_mb` of
+/// 250 it was stopped (a red team's `cow 300 3` under 1000, which built before the sum). It
+/// builds now. The control: with the confirmation by PSS off (`ARENA_BUILD_WITHOUT_PSS`) the
+/// same build is stopped.
+#[test]
+fn a_plain_builds_pages_shared_copy_on_write_are_counted_once() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "cow", COW_C);
+    let (build, settings) = ("./cow 100 3 3 > said", "sandbox = \"plain\"\nbuild_memory_mb = 250");
+    let (student, files, _) = build_in_prepared_folder(build, settings, &prepare);
+    assert!(student["failure"].is_null(), "100 MiB shared by 4 processes builds under 250: {student}");
+    let said: Vec<_> = files.iter().filter(|f| f.0 == "said").map(|f| f.1).collect();
+    assert_eq!(said, ["shared 100 MiB\n".len() as u64], "it ran to its end: {files:?}");
+    // The control: held to the resident sets together (400 MiB), it is stopped.
+    let (student, _, _) = build_in_prepared_folder_with(build, settings, &prepare, &[("ARENA_BUILD_WITHOUT_PSS", "1")]);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 250 MiB of memory together"), "{student}");
+}
+
+/// Forks up to its argument's children that sleep 3 seconds, and says how many it made (until a
+/// fork failed): a byte for each.
+const FORKS_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+int main(int argc, char **argv) {
+    if (argc != 2) return 2;
+    int n = atoi(argv[1]), made = 0;
+    for (int k = 0; k < n; k++) {
+        pid_t p = fork();
+        if (p == 0) { sleep(3); _exit(0); }
+        if (p < 0) break;
+        made++;
+    }
+    for (int k = 0; k < made; k++) putchar('.');
+    fflush(stdout);
+    while (wait(0) > 0) ;
+    return 0;
+}
+"#;
+
+/// A root arena's plain build runs as its folder's owner, and had no limit on its processes
+/// (neither a box user's `RLIMIT_NPROC` nor a `pids` cgroup): one made 700 past a build's 512.
+/// It is held to what the owner runs already and 512 now. The control: with the sandbox off
+/// (the same build, the same arena) it makes its 700. (Root only: an arena that is not root
+/// held its builds so already.)
+#[test]
+fn a_root_arenas_plain_build_is_held_to_its_processes() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: the arena is not root (its plain builds are held to RLIMIT_NPROC already)");
+        return;
+    }
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "forks", FORKS_C);
+    // How many it made: the size of what it said.
+    let made = |sandbox: &str| -> u64 {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder("./forks 700 > made", &settings, &prepare);
+        assert!(student["failure"].is_null(), "{student}");
+        files.iter().find(|f| f.0 == "made").map_or(0, |f| f.1)
+    };
+    let held = made("plain");
+    assert!(held > 0 && held <= 512, "made {held} processes");
+    assert_eq!(made("none"), 700, "the control, without the sandbox");
+}
+
+/// Makes a `memfd_create` file and fills it with its argument's MiB, never mapped: says `memfd ok`,
+/// or `memfd ERRNO` where it could not make one; then a System V segment of 1 MiB, written and
+/// detached (and removed: without a box it would outlive the test): `shm ok`, or `shm ERRNO`.
+const MEMFD_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc != 2) return 2;
+    int fd = memfd_create("hoard", 0);
+    if (fd < 0) printf("memfd %d\n", errno);
+    static char buf[1 << 20];
+    for (int i = 0; fd >= 0 && i < atoi(argv[1]); i++) if (write(fd, buf, sizeof buf) != sizeof buf) return 1;
+    if (fd >= 0) printf("memfd ok\n");
+    int id = shmget(IPC_PRIVATE, 1 << 20, IPC_CREAT | 0600);
+    if (id < 0) { printf("shm %d\n", errno); return 0; }
+    char *p = shmat(id, 0, 0);
+    if (p == (void *)-1) return 1;
+    memset(p, 1, 1 << 20);
+    shmdt(p);
+    shmctl(id, IPC_RMID, 0);
+    printf("shm ok\n");
+    return 0;
+}
+"#;
+
+/// A league of greedy and `student`, built by `build` under `settings` (with `source` compiled
+/// into the student's folder as `name`), played by an arena that root's test runs as `nobody`
+/// with `--sandbox sandbox`: a box without cgroups (none is nobody's to write). The student's
+/// row, and what the build left in its folder's `said` and `tmp`. (Root only.)
+fn built_by_nobody(name: &str, source: &str, build: &str, settings: &str, sandbox: &str) -> (Value, String, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (arena, greedy) = (shared_copy(dir.path(), &bin("arena")), shared_copy(dir.path(), &bin("greedy")));
+    let map = dir.path().join("fire.txt");
+    std::fs::copy(arena_e2e::map("fire.txt"), &map).unwrap();
+    std::fs::set_permissions(&map, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let student = dir.path().join("student");
+    std::fs::create_dir(&student).unwrap();
+    compiled_for_the_build(&student, name, source);
+    let cfg = dir.path().join("t.toml");
+    let text = format!(
+        "maps = [{map:?}]\n{settings}\n[[bots]]\nname = \"greedy\"\ncommand = {greedy:?}\n\
+         [[bots]]\nname = \"student\"\ncommand = {greedy:?}\ncwd = \"student\"\nbuild = {build:?}\n"
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::lchown(&out, Some(65534), Some(65534)).unwrap();
+    let done = Command::new("setpriv")
+        .args(["--reuid", "65534", "--regid", "65534", "--clear-groups", &arena, "tournament", "--config"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .args(["--sandbox", sandbox])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{sandbox}: {}", String::from_utf8_lossy(&done.stderr));
+    let read = |file: &str| std::fs::read_to_string(student.join(file)).unwrap_or_default();
+    (row(&leaderboard(&out), "student").clone(), read("said"), read("tmp"))
+}
+
+/// A build in a box without a memory cgroup (an arena that is not root, here root's test running
+/// it as `nobody`) is held to its memory by the arena's sum of its processes, which sees no
+/// `memfd_create` file nor detached System V segment: it got none of the memory filters a plain
+/// build or a bot's box has, and held memory in them that way (256 MiB in segments under a limit
+/// of 64). `memfd_create` and `shmget` fail with `ENOSYS` in it now, and its
+/// `/tmp` tmpfs is no larger than its `build_memory_mb` (64 here). The control: the same build
+/// with the sandbox off makes one.
+#[test]
+fn a_boxed_build_without_a_memory_cgroup_cannot_hold_memory_outside_its_processes() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: runs the arena as nobody, which only root's test can");
+        return;
+    }
+    // (And the size of its /tmp, in KiB.)
+    let build = "./memfd 100 > said; df -k /tmp | awk 'NR == 2 { print $2 }' > tmp";
+    let (_, said, tmp) = built_by_nobody("memfd", MEMFD_C, build, "build_memory_mb = 64", "require");
+    assert_eq!(said, format!("memfd {0}\nshm {0}\n", libc::ENOSYS), "in a box without a memory cgroup");
+    // Its /tmp, a tmpfs no process's resident set shows either, is no larger than its memory
+    // limit (it was 512 MiB whatever the limit).
+    assert_eq!(tmp.trim(), (64 << 10).to_string(), "its /tmp");
+    let (_, said, _) = built_by_nobody("memfd", MEMFD_C, build, "build_memory_mb = 64", "none");
+    assert_eq!(said, "memfd ok\nshm ok\n", "the control, without the sandbox");
+}
+
+/// Maps 1 MiB shared and anonymous, and 1 MiB of `/dev/zero` shared and writable (the same
+/// memory), writes each, and says how each went in the name of a file it makes: `shared-ok` or
+/// `shared-ERRNO`, then `zero-ok` or `zero-ERRNO`; then pages 1 MiB of its own out to swap
+/// (`MADV_PAGEOUT`): `pageout-ok` or `pageout-ERRNO`.
+const SHARED_C: &str = r#"#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+static void say(const char *what, int error) {
+    char name[64];
+    if (error) snprintf(name, sizeof name, "%s-%d", what, error); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    char *p = mmap(0, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) say("shared", errno); else { memset(p, 1, 1 << 20); say("shared", 0); }
+    int fd = open("/dev/zero", O_RDWR);
+    char *z = fd < 0 ? MAP_FAILED : mmap(0, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (z == MAP_FAILED) say("zero", errno); else { memset(z, 1, 1 << 20); say("zero", 0); }
+    char *q = mmap(0, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memset(q, 1, 1 << 20);
+    say("pageout", madvise(q, 1 << 20, MADV_PAGEOUT) ? errno : 0);
+    return 0;
+}
+"#;
+
+/// A build whose memory the arena sums kept shared anonymous mappings and a writable `/dev/zero`
+/// (the same memory): a page a child of it wrote there and left stays in the mapping, in no
+/// process's set (3 processes held 600 MiB so under a `build_memory_mb` of 256). It is refused
+/// them now, as a bot is: a shared anonymous `mmap` fails with `ENOMEM`; `/dev/zero` opens for
+/// reading only under Landlock (`EACCES`), and is `/dev/full` (which cannot be mapped, `ENODEV`)
+/// without it, and in a box without a memory cgroup (root only: the arena run as nobody). Nor may
+/// it page its memory out to swap, where no proportional set shows it (`MADV_PAGEOUT`, `EINVAL`).
+/// The control: with the sandbox off all three work.
+#[test]
+fn a_summed_build_cannot_hold_shared_anonymous_memory() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "shared", SHARED_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./shared", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        let said = files
+            .iter()
+            .map(|f| f.0.clone())
+            .filter(|n| ["pageout-", "shared-", "zero-"].iter().any(|p| n.starts_with(p)));
+        said.collect()
+    };
+    let (no_memory, denied, no_device, invalid) = (libc::ENOMEM, libc::EACCES, libc::ENODEV, libc::EINVAL);
+    let refused = |zero: i32| [format!("pageout-{invalid}"), format!("shared-{no_memory}"), format!("zero-{zero}")];
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused(denied), "with Landlock");
+    }
+    let without = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
+    assert_eq!(said("plain", &without), refused(no_device), "without");
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let (student, listed, _) = built_by_nobody("shared", SHARED_C, "./shared; ls > said", "", "require");
+        let said: Vec<_> =
+            listed.lines().filter(|n| ["pageout-", "shared-", "zero-"].iter().any(|p| n.starts_with(p))).collect();
+        let boxed = refused(no_device);
+        assert!(student["failure"].is_null() && said == boxed, "in a box without a memory cgroup: {student} {said:?}");
+    }
+    assert_eq!(said("none", &[]), ["pageout-ok", "shared-ok", "zero-ok"], "the control, without the sandbox");
+}
+
+/// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
+/// held by the kernel, in no process's resident set), says how many MiB, and holds them its
+/// second argument's seconds; with a third argument, first makes itself not dumpable (its
+/// `/proc/PID/fd` hidden from another process of its user).
+const SOCKETS_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+int main(int argc, char **argv) {
+    if (argc < 3) return 2;
+    if (argc > 3) prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    static char buf[65536];
+    long long total = 0;
+    for (int i = 0; i < atoi(argv[1]); i++) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv)) { perror("socketpair"); return 1; }
+        for (int e = 0; e < 2; e++) { ssize_t w; while ((w = write(sv[e], buf, sizeof buf)) > 0) total += w; }
+    }
+    printf("queued %lld MiB\n", total >> 20);
+    fflush(stdout);
+    sleep(atoi(argv[2]));
+    return 0;
+}
+"#;
+
+/// A build in a box without a memory cgroup had no socket meter (a bot's box has one): 300 unix
+/// socket pairs held 133 MiB in their queues under a `build_memory_mb` of 64, and it built. Its
+/// sockets are counted with its processes now: it is stopped, while 100 pairs (some 44 MiB)
+/// build. The control: the same 300 with the sandbox off build.
+#[test]
+fn a_boxed_build_without_a_memory_cgroup_is_held_to_what_its_sockets_hold() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: runs the arena as nobody, which only root's test can");
+        return;
+    }
+    let build = |pairs: u32| format!("./sockets {pairs} 3 > said");
+    let settings = "build_memory_mb = 64";
+    let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, &build(300), settings, "require");
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, said, _) = built_by_nobody("sockets", SOCKETS_C, &build(100), settings, "require");
+    assert!(student["failure"].is_null() && said.starts_with("queued "), "100 pairs build: {student} {said}");
+    let (student, said, _) = built_by_nobody("sockets", SOCKETS_C, &build(300), settings, "none");
+    let queued: u64 = said.trim().strip_prefix("queued ").and_then(|m| m.split(' ').next()?.parse().ok()).unwrap_or(0);
+    assert!(student["failure"].is_null() && queued > 64, "the control, without the sandbox: {student} {said}");
+}
+
+/// A plain build's sockets are among the machine's (no network namespace of its own), which no
+/// meter dumped: 300 unix socket pairs held 133 MiB in their queues under a `build_memory_mb` of
+/// 64, and it built. The arena now counts the machine's unix sockets its processes hold with its
+/// memory: it is stopped, while 100 pairs (some 44 MiB) build, and so is one that made itself not
+/// dumpable under an arena that is not root (which would hide its descriptors). The control: the
+/// same 300 with the sandbox off build.
+#[test]
+fn a_plain_build_is_held_to_what_its_sockets_hold() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "sockets", SOCKETS_C);
+    let build = |pairs: u32| format!("./sockets {pairs} 3 > said");
+    let plain = "sandbox = \"plain\"\nbuild_memory_mb = 64";
+    let (student, _, _) = build_in_prepared_folder(&build(300), plain, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, files, _) = build_in_prepared_folder(&build(100), plain, &prepare);
+    assert!(student["failure"].is_null(), "100 pairs build: {student}");
+    assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "{files:?}");
+    let off = "sandbox = \"none\"\nbuild_memory_mb = 64";
+    let (student, _, _) = build_in_prepared_folder(&build(300), off, &prepare);
+    assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
+    // An arena that is not root (here root's test runs it as nobody) reads a process's
+    // descriptors only while it is dumpable: a build that made itself not dumpable hid its
+    // sockets so, and built. Making itself so does nothing now.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let hidden = "./sockets 300 3 hide > said";
+        let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, hidden, "build_memory_mb = 64", "plain");
+        let failure = student["failure"].as_str().unwrap_or_default();
+        assert!(failure.contains("held more than 64 MiB of memory together"), "not dumpable: {student}");
+    }
 }
 
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap

@@ -158,25 +158,17 @@ impl System {
 /// its folder), made and filled, to be entered by its process just before `exec`
 /// ([`super::child::enter_plain`]); `None` where the kernel has no Landlock.
 ///
-/// A bot (not a `build`) may read `/dev/zero` but not write it: opened for writing, it is mapped
-/// shared and writable, shared memory no resident set shows (a plain bot held 192 MiB so under a
-/// limit of 64, as with `MAP_SHARED | MAP_ANONYMOUS`, which its filter refuses: see
-/// `super::syscalls::plain_filters`), and no plain bot has a memory cgroup. Read, it still gives
-/// zeros (`head -c N /dev/zero`), and a read-only shared mapping of it takes no memory.
-pub fn ruleset(
-    system: &System,
-    shown: &[PathBuf],
-    writable: &[PathBuf],
-    build: bool,
-) -> Result<Option<OwnedFd>, RulesetError> {
+/// A bot or build may read `/dev/zero` but not write it: opened for writing, it is mapped shared
+/// and writable, shared memory no resident set shows (a plain bot held 192 MiB so under a limit
+/// of 64, as with `MAP_SHARED | MAP_ANONYMOUS`, which its filter refuses: see
+/// `super::syscalls::plain_filters`), and no plain bot or build has a memory cgroup (a build
+/// wrote it before its memory was summed). Read, it still gives zeros (`head -c N /dev/zero`),
+/// and a read-only shared mapping of it takes no memory.
+pub fn ruleset(system: &System, shown: &[PathBuf], writable: &[PathBuf]) -> Result<Option<OwnedFd>, RulesetError> {
     let read = AccessFs::from_read(WANTED);
     let devices = read | AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
-    let zero = PathBuf::from("/dev").join(super::ZERO);
-    let (dev, zero) = match build {
-        true => (vec![zero], None),
-        false => (Vec::new(), Some(zero)),
-    };
-    let dev = dev.into_iter().chain(super::DEVICES.iter().map(|d| PathBuf::from("/dev").join(d)));
+    let zero = Some(PathBuf::from("/dev").join(super::ZERO));
+    let dev = super::DEVICES.iter().map(|d| PathBuf::from("/dev").join(d));
     let created = landlock::Ruleset::default()
         .handle_access(AccessFs::from_all(WANTED))?
         .handle_access(AccessNet::from_all(WANTED))?
@@ -288,7 +280,7 @@ mod tests {
         std::fs::write(&secret, "s").unwrap();
         let run = |confined: bool| {
             let usr = System { whole: vec![PathBuf::from("/usr")], listed: Vec::new() };
-            let fd = if confined { ruleset(&usr, &[], &[], false).unwrap() } else { None };
+            let fd = if confined { ruleset(&usr, &[], &[]).unwrap() } else { None };
             let raw = fd.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
             let path = std::ffi::CString::new(secret.display().to_string()).unwrap();
             // SAFETY: the child makes raw system calls only, then exits.
@@ -349,7 +341,7 @@ mod tests {
         // (Bit i: the i-th path read; the last: the folder listed.)
         let paths = ["open", "clean/a", "sub/ok", "secret", "sub/key", "link", "new"];
         let run = |system: &System| {
-            let fd = ruleset(system, &[], &[], false).unwrap().unwrap();
+            let fd = ruleset(system, &[], &[]).unwrap().unwrap();
             let raw = std::os::fd::AsRawFd::as_raw_fd(&fd);
             let cpaths = paths.map(|p| std::ffi::CString::new(root.join(p).display().to_string()).unwrap());
             let folder = std::ffi::CString::new(root.join("sub").display().to_string()).unwrap();

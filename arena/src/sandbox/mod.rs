@@ -435,6 +435,10 @@ pub struct BoxHandle {
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
+    /// What a plain build's unix sockets hold, counted with its memory (see
+    /// `sockets::HostMeter`): a plain build has no network namespace of its own for a
+    /// [`sockets::Meter`].
+    host_sockets: Option<sockets::HostMeter>,
     /// A plain bot's or build's scratch folder (its `HOME` and `TMPDIR`), removed with the
     /// handle.
     _scratch: Option<scratch::Scratch>,
@@ -703,8 +707,15 @@ impl Sandbox {
     /// [`BoxHandle::started`].
     pub fn command(&self, launch: &Launch) -> Result<(std::process::Command, BoxHandle), SandboxError> {
         let limits = match launch.build {
+            // (Its scratch tmpfs, memory that no process's resident set shows, at most its memory
+            // limit.)
             true => {
-                SandboxLimits { memory_mb: self.build_memory_mb, ..SandboxLimits::for_build(self.limits.cpu_seconds) }
+                let build = SandboxLimits::for_build(self.limits.cpu_seconds);
+                SandboxLimits {
+                    memory_mb: self.build_memory_mb,
+                    tmp_mb: build.tmp_mb.min(self.build_memory_mb),
+                    ..build
+                }
             }
             false => self.limits,
         };
@@ -758,10 +769,20 @@ impl Sandbox {
         // (Root in a user namespace is no exception: the kernel spares only the machine's root,
         // whose bots `Sandbox::new` refuses to run here, and a process with `CAP_SYS_RESOURCE`
         // in the machine's first user namespace.)
+        // A root arena's build runs as its folder's owner (`ids`, no uid claimed), a user of the
+        // machine who may run processes of their own: held, as an arena that is not root holds
+        // its bots, to what that user runs already and the build's processes. (Leaving root for
+        // that user drops every capability, so the kernel holds it to the limit: a build made
+        // 700 processes past its 512 before.)
+        if let Some((owner, _)) = ids.filter(|_| self.root && uid.is_none() && launch.build) {
+            let n = user_process_count(owner).saturating_add(limits.processes);
+            rlimits.push((libc::RLIMIT_NPROC, n, n));
+        }
         if !self.root {
             // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
             // (and the keeper).
-            let n = user_process_count() + limits.processes + u64::from(!keep_terminal);
+            // SAFETY: getuid has no preconditions.
+            let n = user_process_count(unsafe { libc::getuid() }) + limits.processes + u64::from(!keep_terminal);
             // (At most the arena's own hard limit, which it may not raise: a user with many
             // processes of their own left every bot unable to set its limit, and start.)
             let n = match own_hard_limit(libc::RLIMIT_NPROC) {
@@ -783,7 +804,7 @@ impl Sandbox {
             let toolchains = build.iter().flat_map(PlainBuild::shown).collect();
             let (system, shown) = self.plain_shown(launch.words, launch.folder, toolchains);
             let whose = if launch.build { "the build's Landlock ruleset" } else { "the bot's Landlock ruleset" };
-            confine::ruleset(&system, &shown, &writable, launch.build)
+            confine::ruleset(&system, &shown, &writable)
                 .map_err(|e| setup(whose, std::io::Error::other(e.to_string())))?
         } else {
             None
@@ -808,7 +829,7 @@ impl Sandbox {
         let in_memory = scratch_dir.filter(|d| scratch::in_memory(d)).map(|d| (d, owner));
         let plain_mounts = match &self.mounts {
             Some(here) if !keep_terminal => {
-                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, launch.build, in_memory)
+                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, in_memory)
             }
             _ => None,
         };
@@ -845,9 +866,13 @@ impl Sandbox {
             kept: !keep_terminal,
             keeper: None,
             memory_cap: limits.memory_mb.saturating_mul(1 << 20),
-            counts_swap: false,
+            // (A plain build's memory is summed as a box's without a cgroup: what the kernel
+            // swaps out of it counts, on a machine with swap.)
+            counts_swap: launch.build && !keep_terminal && cgroup::machine_swaps(),
             peak_cpu: AtomicU64::new(0),
             sockets: None,
+            // (A build's: a plain bot's sockets are not counted, see the README.)
+            host_sockets: if launch.build && !keep_terminal { sockets::HostMeter::new() } else { None },
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
@@ -962,9 +987,11 @@ impl Sandbox {
         };
         // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).
         let holds_memory = group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
-        // A bot's box whose memory no cgroup limits: the monitor counts what its sockets hold
-        // (the kernel charges them to a memory cgroup, swap counted or not).
-        let (meter, meter_end) = if launch.build || group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) {
+        // A box whose memory no cgroup limits: the monitor (a build's loop) counts what its
+        // sockets hold (the kernel charges them to a memory cgroup, swap counted or not). A
+        // build's box had none: a build held 133 MiB in the queues of 300 socket pairs under a
+        // `build_memory_mb` of 64.
+        let (meter, meter_end) = if group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) {
             (None, None)
         } else {
             let (meter, end) = sockets::Meter::new().map_err(|e| setup("the box's socket meter", e))?;
@@ -974,7 +1001,12 @@ impl Sandbox {
         for dir in SYSTEM {
             view.system(Path::new(dir))?;
         }
-        view.devices(launch.build || holds_memory)?;
+        // (A build's memory is the kernel's to hold where a memory cgroup limits it, the arena's
+        // sum of its processes otherwise, which sees neither a memfd file nor `/dev/zero` mapped
+        // shared: such a box gets the filters and the `/dev/zero` a bot's box without one gets.)
+        let memory_held =
+            if launch.build { group.as_ref().is_some_and(cgroup::BoxGroup::limits_memory) } else { holds_memory };
+        view.devices(memory_held)?;
         let scratch_owner = ids.unwrap_or((0, 0));
         view.scratch(limits.tmp_mb, scratch_owner)?;
         // After the scratch space, as the bot's folder: a toolchain kept under /tmp is bound on
@@ -1062,7 +1094,7 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filters: syscalls::filters(launch.build, holds_memory),
+            filters: syscalls::filters(launch.build, memory_held),
             meter: meter_end.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
@@ -1110,6 +1142,7 @@ impl Sandbox {
             counts_swap,
             peak_cpu: AtomicU64::new(0),
             sockets: meter,
+            host_sockets: None,
             _scratch: None,
         };
         Ok((command, handle))
@@ -2450,7 +2483,7 @@ impl BoxHandle {
     /// What the processes from `pid` down use, from one walk of /proc, and whether they hold
     /// more than the box's cap together with what its sockets hold.
     fn usage_and_over(&self, pid: i32) -> (meter::Usage, bool) {
-        let sockets = self.in_sockets();
+        let sockets = self.in_sockets(pid);
         let used = meter::usage(pid, self.hidden(sockets));
         let over = used.memory().saturating_add(sockets) > self.memory_cap;
         (used, over)
@@ -2458,8 +2491,12 @@ impl BoxHandle {
 
     /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
     /// see `sockets`); 0 elsewhere.
-    fn in_sockets(&self) -> u64 {
-        self.sockets.as_ref().and_then(sockets::Meter::held).unwrap_or(0)
+    fn in_sockets(&self, pid: i32) -> u64 {
+        match (&self.sockets, &self.host_sockets) {
+            (Some(meter), _) => meter.held().unwrap_or(0),
+            (None, Some(host)) => host.held_by(&meter::tree(pid)).unwrap_or(0),
+            (None, None) => 0,
+        }
     }
 
     /// What of the box's memory the monitor counts beside its resident memory (see
@@ -2484,6 +2521,21 @@ impl BoxHandle {
                 (cpu.then(|| self.cpu_time()), over)
             }
         }
+    }
+
+    /// Whether a build's box is over its memory limit: as [`BoxHandle::look`], but where its
+    /// processes are summed ([`BoxHandle::memory_is_summed`]) and their resident sets together
+    /// pass the limit, confirmed (when `proportional`) with each process's proportional share of
+    /// its pages instead (its PSS, see `meter::proportional_usage`), read again at every look
+    /// that needs it: a build that writes 300 MiB and then forks 3 processes that share those
+    /// pages copy-on-write holds 300 MiB, not 1,200. (Bots are held to their resident sets: a
+    /// bot's sum confirmed so, and trusted for a while, was gamed.)
+    pub fn build_out_of_memory(&self, proportional: bool) -> bool {
+        let over = self.look(false).1;
+        let Some(pid) = self.leader.filter(|_| over && proportional && self.memory_is_summed()) else { return over };
+        let sockets = self.in_sockets(pid);
+        let used = meter::proportional_usage(pid, self.hidden(sockets));
+        used.memory().saturating_add(sockets) > self.memory_cap
     }
 
     /// Kills every process of the box at once (the bot, its children, any daemon).
@@ -2573,15 +2625,16 @@ fn count_lines(file: &Path) -> usize {
     std::fs::read_to_string(file).map_or(0, |s| s.lines().count())
 }
 
-fn user_process_count() -> u64 {
-    // SAFETY: getuid has no preconditions.
-    let uid = unsafe { libc::getuid() };
+/// The processes `uid` runs, each counted by its threads as the kernel's `RLIMIT_NPROC` counts
+/// them (a user with a process of 600 threads left a limit of its processes and 512 no room).
+fn user_process_count(uid: libc::uid_t) -> u64 {
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
     entries
         .flatten()
         .filter(|e| e.file_name().as_bytes().iter().all(u8::is_ascii_digit))
         .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
-        .count() as u64
+        .map(|e| e.file_name().to_str().and_then(|p| p.parse().ok()).and_then(meter::threads).unwrap_or(1))
+        .sum()
 }
 
 fn warn_once(missing: &[String]) {

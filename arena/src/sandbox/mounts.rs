@@ -7,10 +7,10 @@
 //!   which outlive it: a red team's plain bot left 8 files of 32 MiB there under a memory limit
 //!   of 64, for good. Its own is a tmpfs capped as a box's scratch space (`tmp_mb`, and its
 //!   inodes), made and dropped with it: Python's `multiprocessing` works there, within the cap,
-//!   and nothing is left after the match. A bot (not a build) also gets `/dev/full` at
-//!   `/dev/zero`, as a box without a memory cgroup does (`super::ZERO_UNMAPPED`): `/dev/zero`
-//!   opened for writing and mapped shared is memory no resident set shows. (Landlock keeps a
-//!   plain bot from writing either.)
+//!   and nothing is left after the match. A bot, and a build (whose memory the arena sums
+//!   too), also gets `/dev/full` at `/dev/zero`, as a box without a memory cgroup does
+//!   (`super::ZERO_UNMAPPED`): `/dev/zero` opened for writing and mapped shared is memory no
+//!   resident set shows. (Landlock keeps a plain bot or build from writing either.)
 //! - For a build (Landlock or not), and a bot Landlock does not confine: every mount read-only
 //!   but the folders it may write (its scratch folder, a build's folder), where the kernel has
 //!   `mount_setattr` (Linux 5.12). Landlock governs a file's data and names, not its mode, owner
@@ -84,12 +84,12 @@ impl Here {
         let zero = ["/dev/full", "/dev/zero"].iter().all(|d| std::path::Path::new(d).exists());
         let whole = Here { way: way.clone(), read_only: true, zero };
         let writable = [std::env::temp_dir()];
-        let first = whole.plain(true, true, &writable, 1, false, None).map(|m| m.trial()).unwrap_or(Ok(()));
+        let first = whole.plain(true, true, &writable, 1, None).map(|m| m.trial()).unwrap_or(Ok(()));
         if first.is_ok() {
             return Ok(Some(whole));
         }
         let shm = Here { way, read_only: false, zero };
-        match shm.plain(true, false, &[], 1, false, None).map(|m| m.trial()).unwrap_or(Ok(())) {
+        match shm.plain(true, false, &[], 1, None).map(|m| m.trial()).unwrap_or(Ok(())) {
             Ok(()) => {
                 tracing::debug!(error = ?first, "no read-only mounts for plain processes here");
                 Ok(Some(shm))
@@ -109,15 +109,15 @@ impl Here {
     }
 
     /// The mounts of a plain process: a `/dev/shm` of its own of `mb` MiB (with `/dev/full` at
-    /// `/dev/zero` for a bot, not a `build`) where `shm`, and everything read-only but
-    /// `writable` where `view` (and the kernel can). `None` where it gets neither.
+    /// `/dev/zero`, for a bot as for a build: the memory of neither is held by a cgroup) where
+    /// `shm`, and everything read-only but `writable` where `view` (and the kernel can). `None`
+    /// where it gets neither.
     pub(super) fn plain(
         &self,
         shm: bool,
         view: bool,
         writable: &[PathBuf],
         mb: u64,
-        build: bool,
         scratch: Option<(&std::path::Path, (u32, u32))>,
     ) -> Option<PlainMounts> {
         use std::os::unix::ffi::OsStrExt;
@@ -144,7 +144,7 @@ impl Here {
         Some(PlainMounts {
             way: self.way.clone(),
             shm: shm.then(|| tmpfs_options(mb)),
-            zero_unmapped: shm && !build && self.zero,
+            zero_unmapped: shm && self.zero,
             writable,
             scratch,
         })
@@ -169,7 +169,7 @@ pub(super) struct PlainMounts {
     way: Way,
     /// A `/dev/shm` of its own: the tmpfs's options (see [`tmpfs_options`]).
     shm: Option<CString>,
-    /// `/dev/full` bound at `/dev/zero` (a bot's, not a build's).
+    /// `/dev/full` bound at `/dev/zero`.
     zero_unmapped: bool,
     /// Every mount read-only but these folders (at most [`MOST_WRITABLE`]).
     writable: Option<Vec<CString>>,

@@ -137,6 +137,95 @@ impl Meter {
     }
 }
 
+/// What the unix sockets of a plain build hold (no box, so no network namespace of its own: its
+/// sockets are among the machine's): each look dumps the machine's unix sockets (their memory,
+/// peer and receive queue) and counts those whose inode a descriptor of the build's processes
+/// names (`/proc/PID/fd`): what each holds, and where its data waits from a peer the build does
+/// not hold (closed, its data left behind: no longer listed, nor any descriptor's), or it
+/// listens with connections waiting, the most such a peer may hold for each
+/// ([`most_per_socket`]), as a box's meter counts a closed socket (a plain build's send buffer
+/// cannot be raised either: see `syscalls::plain_build_memory_filter`). `None` where the
+/// machine's sockets cannot be dumped.
+#[derive(Debug)]
+pub(super) struct HostMeter {
+    ready: Mutex<Option<Ready>>,
+}
+
+/// `UDIAG_SHOW_PEER` and `UDIAG_SHOW_RQLEN`, and the attributes they add.
+const UDIAG_SHOW_PEER: u32 = 0x4;
+const UDIAG_SHOW_RQLEN: u32 = 0x10;
+const UNIX_DIAG_PEER: u16 = 2;
+const UNIX_DIAG_RQLEN: u16 = 4;
+/// A unix socket listening (`TCP_LISTEN`, its `udiag_state`).
+const LISTENING: u8 = 10;
+
+impl HostMeter {
+    /// A meter of the machine's unix sockets, in the arena's own network namespace (`None`
+    /// where no socket diagnostics socket can be made: it says so once).
+    pub(super) fn new() -> Option<HostMeter> {
+        let made = (|| -> io::Result<Ready> {
+            // SAFETY: socket returns a new descriptor or -1.
+            let fd = unsafe { libc::socket(libc::AF_NETLINK, libc::SOCK_RAW | libc::SOCK_CLOEXEC, NETLINK_SOCK_DIAG) };
+            if fd < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // SAFETY: a fresh descriptor that nothing else owns.
+            let diag = unsafe { OwnedFd::from_raw_fd(fd) };
+            let protocols = OwnedFd::from(std::fs::File::open("/proc/self/net/protocols")?);
+            // SAFETY: setsockopt reads a timeval we own; fstat writes a stat we own.
+            let own = unsafe {
+                let size = std::mem::size_of::<libc::timeval>() as libc::socklen_t;
+                let timeout: *const libc::timeval = &TIMEOUT;
+                if libc::setsockopt(diag.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVTIMEO, timeout.cast(), size) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                let mut st: libc::stat = std::mem::zeroed();
+                if libc::fstat(diag.as_raw_fd(), &mut st) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                st.st_ino as u32
+            };
+            Ok(Ready { diag, own, protocols, buf: vec![0; READ], seq: 0, skip: 0, last: 0 })
+        })();
+        match made {
+            Ok(ready) => Some(HostMeter { ready: Mutex::new(Some(ready)) }),
+            Err(e) => {
+                let _ = failed(&e);
+                None
+            }
+        }
+    }
+
+    /// What the unix sockets that `pids` hold descriptors of hold (see [`HostMeter`]); `None`
+    /// where the dump failed.
+    pub(super) fn held_by(&self, pids: &[i32]) -> Option<u64> {
+        let inodes = socket_inodes(pids);
+        if inodes.is_empty() {
+            return Some(0);
+        }
+        let mut ready = self.ready.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let ready = ready.as_mut()?;
+        ready.held_by(&inodes).map_err(|e| tracing::debug!("a plain build's socket dump: {e}")).ok()
+    }
+}
+
+/// The inodes of the sockets the descriptors of `pids` name (`socket:[N]` in `/proc/PID/fd`).
+fn socket_inodes(pids: &[i32]) -> std::collections::HashSet<u32> {
+    let mut found = std::collections::HashSet::new();
+    for pid in pids {
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
+        for fd in fds.flatten() {
+            let Ok(target) = std::fs::read_link(fd.path()) else { continue };
+            let target = target.as_os_str().as_encoded_bytes();
+            let inode = target.strip_prefix(b"socket:[").and_then(|t| t.strip_suffix(b"]"));
+            if let Some(inode) = inode.and_then(|i| std::str::from_utf8(i).ok()?.parse().ok()) {
+                found.insert(inode);
+            }
+        }
+    }
+    found
+}
+
 /// Says that a box's socket meter failed with `error`, once per run.
 fn failed(error: &io::Error) -> State {
     static SAID: std::sync::Once = std::sync::Once::new();
@@ -258,6 +347,36 @@ impl Ready {
         })?;
         let closed = self.unix_sockets()?.saturating_sub(listed_unix);
         Ok(Dump { open: held, closed, most_each: most_per_socket(sndbuf), sockets })
+    }
+
+    /// What the machine's unix sockets of `inodes` hold (see [`HostMeter`]).
+    fn held_by(&mut self, inodes: &std::collections::HashSet<u32>) -> io::Result<u64> {
+        let (mut held, mut left, mut sndbuf) = (0u64, 0u64, 0u64);
+        // struct unix_diag_req: family, protocol, pad, states, ino, show, cookie.
+        let mut unix = [0u8; 24];
+        unix[0] = libc::AF_UNIX as u8;
+        unix[4..8].copy_from_slice(&u32::MAX.to_ne_bytes());
+        unix[12..16].copy_from_slice(&(UDIAG_SHOW_MEMINFO | UDIAG_SHOW_PEER | UDIAG_SHOW_RQLEN).to_ne_bytes());
+        let number = |b: &[u8]| b.get(..4).map_or(0, |v| u32::from_ne_bytes([v[0], v[1], v[2], v[3]]));
+        self.each(&unix, UNIX_MSG, UNIX_DIAG_MEMINFO, |msg, info| {
+            // (struct unix_diag_msg: family, type, state, pad, its inode at 4.)
+            if !inodes.contains(&number(msg.get(4..).unwrap_or(&[]))) {
+                return;
+            }
+            held += mem(info, libc::SK_MEMINFO_RMEM_ALLOC) + mem(info, libc::SK_MEMINFO_WMEM_ALLOC);
+            held += mem(info, libc::SK_MEMINFO_OPTMEM);
+            sndbuf = sndbuf.max(mem(info, libc::SK_MEMINFO_SNDBUF));
+            let attrs = msg.get(UNIX_MSG..).unwrap_or(&[]);
+            let waiting = number(attribute(attrs, UNIX_DIAG_RQLEN));
+            let peer = number(attribute(attrs, UNIX_DIAG_PEER));
+            match msg.get(2) {
+                // (A listening socket's queue is its connections waiting, each of a peer.)
+                Some(&LISTENING) => left += u64::from(waiting),
+                _ if waiting > 0 && !inodes.contains(&peer) => left += 1,
+                _ => {}
+            }
+        })?;
+        Ok(held.saturating_add(left.saturating_mul(most_per_socket(sndbuf))))
     }
 
     /// Sends the dump request `req` and calls `each` with every socket's message (the part
@@ -387,6 +506,48 @@ mod tests {
             let State::Ready(ready) = &mut *state else { panic!("no descriptors: {state:?}") };
             ready.dump().unwrap()
         }
+    }
+
+    /// The machine's meter counts what the sockets of the processes given hold: a socket pair of
+    /// this process, one end filled, then that end closed (its data left at the other, counted at
+    /// the most a closed peer may hold); a process without sockets holds none.
+    #[test]
+    fn the_machines_meter_counts_the_sockets_of_the_processes_given() {
+        let Some(host) = HostMeter::new() else {
+            eprintln!("no socket diagnostics here: nothing to show");
+            return;
+        };
+        let mut ends = [-1; 2];
+        // SAFETY: socketpair writes two descriptors into the array.
+        let made =
+            unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_NONBLOCK, 0, ends.as_mut_ptr()) };
+        assert_eq!(made, 0);
+        // SAFETY: two fresh descriptors that nothing else owns.
+        let (writer, reader) = unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+        let chunk = [7u8; 65536];
+        let mut queued = 0u64;
+        loop {
+            // SAFETY: writes from a buffer of its length.
+            let n = unsafe { libc::write(writer.as_raw_fd(), chunk.as_ptr().cast(), chunk.len()) };
+            if n <= 0 {
+                break;
+            }
+            queued += n as u64;
+        }
+        let me = [std::process::id() as i32];
+        let open = host.held_by(&me).unwrap();
+        drop(writer);
+        let closed = host.held_by(&me).unwrap();
+        drop(reader);
+        let null = std::process::Stdio::null;
+        let mut sleeper =
+            std::process::Command::new("sleep").arg("5").stdin(null()).stdout(null()).stderr(null()).spawn().unwrap();
+        let none = host.held_by(&[sleeper.id() as i32]);
+        let _ = sleeper.kill();
+        let _ = sleeper.wait();
+        assert!(queued > 0 && open >= queued, "{open} held of {queued} queued");
+        assert!(closed >= most_per_socket(0), "{closed} held with the writer closed");
+        assert_eq!(none, Some(0), "a process without sockets");
     }
 
     /// A child that stands for a box: in a network namespace of its own (and a user namespace,

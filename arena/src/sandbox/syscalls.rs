@@ -77,10 +77,18 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// Every filter of a box, in the order they are applied (the kernel runs them all, and the
 /// harshest answer wins): a build's box gets [`build_filter`]'s too, a bot's [`bot_filters`],
 /// and a bot's box whose memory no cgroup holds whole (not `holds_memory`)
-/// [`uncounted_memory_filters`] too.
+/// [`uncounted_memory_filters`] too; a build's box whose memory no cgroup limits (not
+/// `holds_memory`: the arena sums its processes, as a plain build's) gets
+/// [`plain_build_memory_filter`], as a plain build, and [`box_build_memory_filter`]: a red team's
+/// build in a box without a memory cgroup held memory in `memfd_create` files, which no process's
+/// resident set shows.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
-    let uncounted = if build || holds_memory { Vec::new() } else { uncounted_memory_filters() };
+    let uncounted = match (build, holds_memory) {
+        (_, true) => Vec::new(),
+        (true, false) => plain_build_memory_filter().into_iter().chain(box_build_memory_filter()).collect(),
+        (false, false) => uncounted_memory_filters(),
+    };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
     common.chain(own).chain(uncounted).collect()
 }
@@ -175,27 +183,101 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
 /// resident sets of its processes: before these, a plain bot held 192 MiB under a limit of 64 in
 /// `memfd_create` files filled with `fallocate` (each under its file size limit), in
 /// `memfd_secret` files, in shared anonymous mappings its children let go of, and in pipes
-/// (`vmsplice`), and played on (`tests/zoo.rs`). A build keeps shared anonymous mappings (a
-/// linker or a compiler's job server may use shared memory; a build's memory is capped by its
-/// address space alone), not the rest (see [`plain_build_memory_filter`]).
+/// (`vmsplice`), and played on (`tests/zoo.rs`). A build is refused them too, but SysV
+/// `shmget` (a plain one all System V IPC, see [`system_v_filter`]) and `MADV_PAGEOUT`, and may
+/// raise its sockets' send buffers (see [`plain_build_memory_filter`]).
 fn plain_bot_memory_filters() -> Vec<BpfProgram> {
     uncounted_memory_filters()
 }
 
-/// The memory filter of a plain build, confined by Landlock or not: `memfd_create`,
-/// `memfd_secret` and `vmsplice` fail with `ENOSYS`, as on a kernel without them. Their memory
-/// is in no process's address space, the one cap a plain build's memory has: a red team's build
-/// held 6,144 MiB in `memfd_create` files filled with `fallocate`, never mapped, under a limit of
-/// 4,096. Shared anonymous mappings stay (a compiler's or linker's may use them): each is within
-/// its process's address-space cap.
-fn plain_build_memory_filter() -> Option<BpfProgram> {
-    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER
+/// The memory filters of a build whose memory the arena sums (a plain build, confined by Landlock
+/// or not, or a box's without a memory cgroup): `memfd_create`, `memfd_secret` and `vmsplice` fail
+/// with `ENOSYS`, as on a kernel without them, and a shared anonymous `mmap` with `ENOMEM`, as a
+/// bot's. Their memory is in no process's resident or proportional set: a red team's build held
+/// 6,144 MiB in `memfd_create` files filled with `fallocate`, never mapped, under a limit of
+/// 4,096; and 3 processes each holding a shared anonymous mapping of 200 MiB that a child of it
+/// wrote and left (the pages stay in the mapping, mapped by no one) held 600 MiB under a
+/// `build_memory_mb` of 256, counted nowhere. Shared memory then lives in files (mapped, their
+/// pages count in the proportional sets of the processes that map them); `/dev/zero` it may read
+/// but not write (see `super::confine`; without Landlock, and in a box, it is `/dev/full`), which,
+/// mapped shared, is the same memory. And its sockets' send buffers cannot be raised
+/// ([`send_buffer_lock`]): what its sockets hold is counted with its memory; nor may its
+/// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
+/// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
+/// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
+/// only near the limit).
+fn plain_build_memory_filter() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
         .get_or_init(|| {
-            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice];
-            compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice, libc::SYS_process_madvise];
+            let absent = compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS);
+            let shared_anonymous: Result<Vec<SeccompRule>, _> = [libc::MAP_SHARED, libc::MAP_SHARED_VALIDATE]
+                .iter()
+                .map(|&sharing| {
+                    let value = (sharing | libc::MAP_ANONYMOUS) as u64;
+                    let masked = SeccompCmpOp::MaskedEq(MAP_SHARING_AND_ANONYMOUS);
+                    SeccompCondition::new(3, SeccompCmpArgLen::Dword, masked, value)
+                        .and_then(|c| SeccompRule::new(vec![c]))
+                })
+                .collect();
+            let shared_anonymous = shared_anonymous
+                .map_err(|e| tracing::error!("the builds' shared memory filter does not compile ({e})"))
+                .ok()
+                .and_then(|rules| compile(vec![(libc::SYS_mmap, rules)], libc::ENOMEM));
+            // (Nor may it push its pages out to swap, where no proportional set shows them.)
+            let page_out =
+                SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::MADV_PAGEOUT as u64)
+                    .and_then(|c| SeccompRule::new(vec![c]))
+                    .map_err(|e| tracing::error!("the builds' madvise filter does not compile ({e})"))
+                    .ok()
+                    .and_then(|rule| compile(vec![(libc::SYS_madvise, vec![rule])], libc::EINVAL));
+            let absent = absent.into_iter().chain(shared_anonymous).chain(page_out);
+            absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
         })
         .clone()
+}
+
+/// What a build's box whose memory no cgroup limits refuses besides [`plain_build_memory_filter`]
+/// (a plain build is refused System V IPC whole, see [`system_v_filter`]; a box has an IPC
+/// namespace of its own): `shmget` fails with `ENOSYS`, as a bot's box's (a build held 256 MiB
+/// in System V segments of 32 MiB, each written through a window and detached, under a
+/// `build_memory_mb` of 64: no process's set shows a detached segment).
+fn box_build_memory_filter() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(vec![(libc::SYS_shmget, Vec::new())], libc::ENOSYS)).clone()
+}
+
+/// Raising a socket's send buffer (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything,
+/// as in a bot's box (see [`uncounted_memory_filters`]), for a build whose memory is summed: a
+/// socket closed with its data still queued, which the socket meters count at the most one can
+/// hold (see `super::sockets`), holds little. `None` where it does not compile (said).
+fn send_buffer_lock() -> Option<BpfProgram> {
+    let send_buffer = [(1, libc::SOL_SOCKET), (2, libc::SO_SNDBUF)]
+        .into_iter()
+        .map(|(arg, value)| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value as u64))
+        .collect::<Result<Vec<_>, _>>()
+        .and_then(SeccompRule::new)
+        .map_err(|e| {
+            tracing::error!("the builds' socket filter does not compile ({e}): their closed sockets may hold more")
+        })
+        .ok()?;
+    // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
+    compile(vec![(libc::SYS_setsockopt, vec![send_buffer])], 0)
+}
+
+/// Making a process not dumpable (`prctl`'s `PR_SET_DUMPABLE`) succeeds without doing anything,
+/// for a build whose memory is summed: a process not dumpable hides its `/proc/PID/fd` (and its
+/// `smaps_rollup`) from an arena that is not root, which then could not count the sockets it
+/// holds (a plain build held 133 MiB in 300 socket pairs so under a `build_memory_mb` of 64).
+/// `None` where it does not compile (said).
+fn dumpable_lock() -> Option<BpfProgram> {
+    let rule = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::PR_SET_DUMPABLE as u64)
+        .and_then(|c| SeccompRule::new(vec![c]))
+        .map_err(|e| tracing::error!("the builds' prctl filter does not compile ({e}): they may hide their sockets"))
+        .ok()?;
+    // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
+    compile(vec![(libc::SYS_prctl, vec![rule])], 0)
 }
 
 /// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
@@ -763,17 +845,17 @@ mod tests {
         assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
         // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert!(super::plain_build_memory_filter().is_some_and(|f| !f.is_empty()));
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1);
+        assert_eq!(super::plain_build_memory_filter().len(), 5);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 5);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 3 } else { memory };
+            let own = if build { 7 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 7));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 13));
         }
     }
 }

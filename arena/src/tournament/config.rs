@@ -382,6 +382,17 @@ fn out_of_range(text: &str, error: &toml::de::Error, origin: &Path) -> Option<To
     let key = text[..start].rsplit('\n').next().unwrap_or("").split('=').next().unwrap_or("").trim();
     let table =
         text[..start].lines().map(str::trim).rfind(|l| l.starts_with('[')).map(|t| format!("{t} ")).unwrap_or_default();
+    // (A key that takes no 0, said with its real least: `build_memory_mb = -1` was said to take
+    // "0 to 18446744073709551615", and 0 was then refused for its own reason.)
+    let least = match (table.as_str(), key) {
+        ("", "build_memory_mb") => Some(MIN_BUILD_MEMORY_MB),
+        ("", "build_disk_mb" | "build_timeout_s" | "games") => Some(1),
+        _ => None,
+    };
+    let range = match least.filter(|_| range.starts_with("0 to ")) {
+        Some(least) => range.replacen('0', &least.to_string(), 1),
+        None => range,
+    };
     let key = crate::safe_text::terminal(&format!("{table}{key}"));
     Some(TournamentError::ConfigAt {
         path: origin.to_path_buf(),
@@ -1412,6 +1423,26 @@ mod tests {
         assert_eq!(TournamentConfig::from_toml(&distinct, Path::new("t.toml")).unwrap().bots.len(), 3);
     }
 
+    /// A key out of its range that takes no 0 is said with its real least: `build_memory_mb = -1`
+    /// said "0 to 18446744073709551615", 0 being refused as too little. The control: a key that
+    /// takes 0 (`copies_mb`, `[limits] processes`) is said from 0.
+    #[test]
+    fn a_key_out_of_range_is_said_with_its_least() {
+        let said = |text: &str| TournamentConfig::from_toml(text, Path::new("t.toml")).unwrap_err().to_string();
+        for (text, range) in [
+            ("build_memory_mb = -1\n", format!("16 to {}", u64::MAX)),
+            ("build_disk_mb = -1\n", format!("1 to {}", u64::MAX)),
+            ("build_timeout_s = -5\n", format!("1 to {}", u64::MAX)),
+            ("games = -1\n", format!("1 to {}", u32::MAX)),
+            ("copies_mb = -1\n", format!("0 to {}", u64::MAX)),
+        ] {
+            let err = said(text);
+            assert!(err.ends_with(&format!("is out of range: it takes a whole number from {range}")), "{text}: {err}");
+        }
+        let err = said("[limits]\nprocesses = -1\n");
+        assert!(err.contains("`[limits] processes` = -1 is out of range: it takes a whole number from 0 to"), "{err}");
+    }
+
     /// `copies_mb` is read as the other keys are: a value out of its range, or not a number, is
     /// refused naming its line; left out, it is 1 GiB.
     #[test]
@@ -1528,7 +1559,7 @@ mod tests {
             ),
             (
                 "games = 4294967296".to_string(),
-                "t.toml:1: `games` = 4294967296 is out of range: it takes a whole number from 0 to 4294967295"
+                "t.toml:1: `games` = 4294967296 is out of range: it takes a whole number from 1 to 4294967295"
                     .to_string(),
             ),
             (
