@@ -190,6 +190,20 @@ fn plain_bot_memory_filters() -> Vec<BpfProgram> {
     uncounted_memory_filters()
 }
 
+/// The rules that match an `mmap` of shared anonymous memory (`MAP_SHARED` or
+/// `MAP_SHARED_VALIDATE` with `MAP_ANONYMOUS`), which no process's resident set shows once the
+/// process that wrote it is gone.
+fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
+    [libc::MAP_SHARED, libc::MAP_SHARED_VALIDATE]
+        .iter()
+        .map(|&sharing| {
+            let value = (sharing | libc::MAP_ANONYMOUS) as u64;
+            let masked = SeccompCmpOp::MaskedEq(MAP_SHARING_AND_ANONYMOUS);
+            SeccompCondition::new(3, SeccompCmpArgLen::Dword, masked, value).and_then(|c| SeccompRule::new(vec![c]))
+        })
+        .collect()
+}
+
 /// The memory filters of a build whose memory the arena sums (a plain build, confined by Landlock
 /// or not, or a box's without a memory cgroup): `memfd_create`, `memfd_secret` and `vmsplice` fail
 /// with `ENOSYS`, as on a kernel without them, and a shared anonymous `mmap` with `ENOMEM`, as a
@@ -212,15 +226,7 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
         .get_or_init(|| {
             let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice, libc::SYS_process_madvise];
             let absent = compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS);
-            let shared_anonymous: Result<Vec<SeccompRule>, _> = [libc::MAP_SHARED, libc::MAP_SHARED_VALIDATE]
-                .iter()
-                .map(|&sharing| {
-                    let value = (sharing | libc::MAP_ANONYMOUS) as u64;
-                    let masked = SeccompCmpOp::MaskedEq(MAP_SHARING_AND_ANONYMOUS);
-                    SeccompCondition::new(3, SeccompCmpArgLen::Dword, masked, value)
-                        .and_then(|c| SeccompRule::new(vec![c]))
-                })
-                .collect();
+            let shared_anonymous = shared_anonymous_mmap_rules();
             let shared_anonymous = shared_anonymous
                 .map_err(|e| tracing::error!("the builds' shared memory filter does not compile ({e})"))
                 .ok()
@@ -605,15 +611,7 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
-            let shared_anonymous: Result<Vec<SeccompRule>, _> = [libc::MAP_SHARED, libc::MAP_SHARED_VALIDATE]
-                .iter()
-                .map(|&sharing| {
-                    let value = (sharing | libc::MAP_ANONYMOUS) as u64;
-                    let masked = SeccompCmpOp::MaskedEq(MAP_SHARING_AND_ANONYMOUS);
-                    SeccompCondition::new(3, SeccompCmpArgLen::Dword, masked, value)
-                        .and_then(|c| SeccompRule::new(vec![c]))
-                })
-                .collect();
+            let shared_anonymous = shared_anonymous_mmap_rules();
             let page_out =
                 SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::MADV_PAGEOUT as u64)
                     .and_then(|c| SeccompRule::new(vec![c]));
