@@ -143,7 +143,15 @@ impl<T> Bundle<T> {
         let mut b: Vec<f64> = self.cuts.iter().map(|cut| -cut.value).collect();
         b.resize(m + n, 0.0);
         let cones = [SupportedConeT::NonnegativeConeT(m + n)];
-        let settings = DefaultSettings { verbose: false, ..DefaultSettings::default() };
+        // (One thread, the same factorisation and no clock: the same prices on any machine,
+        // whatever features of the crate another dependency turns on.)
+        let settings = DefaultSettings {
+            verbose: false,
+            max_threads: 1,
+            direct_solve_method: "qdldl".into(),
+            time_limit: f64::INFINITY,
+            ..DefaultSettings::default()
+        };
         let mut solver = DefaultSolver::new(&p, &q, &a, &b, &cones, settings).ok()?;
         solver.solve();
         let work = (solver.info.iterations as usize).saturating_mul(nonzeros + 2 * (m + n));
