@@ -1789,6 +1789,81 @@ fn a_summed_build_cannot_hold_shared_anonymous_memory() {
     assert_eq!(said("none", &[]), ["pageout-ok", "shared-ok", "zero-ok"], "the control, without the sandbox");
 }
 
+/// Makes a netlink socket of the route family (`getaddrinfo`'s) and asks it for a dump of the
+/// machine's links, never read, and says how it went in the name of a file it makes:
+/// `netlink-ok` or `netlink-ERRNO`; then makes a pipe and resizes it to 1 MiB (`F_SETPIPE_SZ`):
+/// `pipesize-ok` or `pipesize-ERRNO`.
+const UNCOUNTED_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+static void say(const char *what, int error) {
+    char name[64];
+    if (error) snprintf(name, sizeof name, "%s-%d", what, error); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (s < 0) say("netlink", errno);
+    else {
+        struct { struct nlmsghdr h; struct rtgenmsg g; } req;
+        memset(&req, 0, sizeof req);
+        req.h.nlmsg_len = sizeof req;
+        req.h.nlmsg_type = RTM_GETLINK;
+        req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+        req.g.rtgen_family = AF_UNSPEC;
+        say("netlink", send(s, &req, sizeof req, 0) < 0 ? errno : 0);
+    }
+    int p[2];
+    if (pipe(p)) say("pipesize", errno); else say("pipesize", fcntl(p[1], F_SETPIPE_SZ, 1 << 20) < 0 ? errno : 0);
+    return 0;
+}
+"#;
+
+/// What each probe of [`UNCOUNTED_C`] said, by the names of the files it left.
+fn uncounted_said(names: impl Iterator<Item = String>) -> Vec<String> {
+    names.filter(|n| ["netlink-", "pipesize-"].iter().any(|p| n.starts_with(p))).collect()
+}
+
+/// A build whose memory the arena sums made netlink sockets of the route family: what the kernel
+/// answers to a dump request, never read, is in no process's set nor any socket meter's (a red
+/// team's 40 processes with 1,000 such sockets each held 1.75 GiB under a `build_memory_mb` of
+/// 64); and it resized its pipes, whose buffers no set shows either (100 processes with 500
+/// pipes each held 447 MiB under 64). Such a build is refused a netlink socket now
+/// (`EAFNOSUPPORT`, as an IP socket) and a pipe's resizing (`EPERM`), plain (with Landlock and
+/// without) and in a box without a memory cgroup (root only: the arena run as nobody). The
+/// control: with the sandbox off it makes one, asks, and resizes.
+#[test]
+fn a_summed_build_cannot_hold_memory_in_netlink_sockets_or_resized_pipes() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "uncounted", UNCOUNTED_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./uncounted", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        uncounted_said(files.iter().map(|f| f.0.clone()))
+    };
+    let refused = [format!("netlink-{}", libc::EAFNOSUPPORT), format!("pipesize-{}", libc::EPERM)];
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let (student, listed, _) = built_by_nobody("uncounted", UNCOUNTED_C, "./uncounted; ls > said", "", "require");
+        let said = uncounted_said(listed.lines().map(str::to_string));
+        assert!(
+            student["failure"].is_null() && said == refused,
+            "in a box without a memory cgroup: {student} {said:?}"
+        );
+    }
+    assert_eq!(said("none", &[]), ["netlink-ok", "pipesize-ok"], "the control, without the sandbox");
+}
+
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
 /// held by the kernel, in no process's resident set), says how many MiB, and holds them its
 /// second argument's seconds; with a third argument, first makes itself not dumpable (its

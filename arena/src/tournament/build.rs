@@ -69,6 +69,36 @@ const DISK_EVERY: Duration = Duration::from_millis(250);
 /// /proc, some microseconds each: a build of hundreds of processes takes milliseconds), at most:
 /// the next look waits four times as long as the last took, where that is longer.
 const MEMORY_EVERY: Duration = Duration::from_millis(100);
+/// The longest wait between two looks at a summed build's memory, however long the last look
+/// took: a build that held 255,000 sockets made each look take some 15 s, and the wait of four
+/// times that left it unwatched long enough to hold 1.4 GiB under a `build_memory_mb` of 1,024
+/// for some 20 s.
+const MEMORY_WAIT_AT_MOST: Duration = Duration::from_millis(500);
+/// The longest one look at a summed build's memory may take: past it, the build is stopped (no
+/// honest build holds so many processes, files or sockets that a look takes so long, and while
+/// the arena looks the build is not watched).
+const MEMORY_LOOK_AT_MOST: Duration = Duration::from_secs(2);
+
+/// What the arena does next about a summed build's memory, given how long its last look took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NextLook {
+    /// Looks again once this long has passed since the last look ended.
+    After(Duration),
+    /// Stops the build: the last look took longer than [`MEMORY_LOOK_AT_MOST`].
+    TooSlow,
+}
+
+/// The wait before the next look at a summed build's memory: four times the last look (at most
+/// a fifth of the arena's time goes to looking), at least [`MEMORY_EVERY`] and at most
+/// [`MEMORY_WAIT_AT_MOST`]; or [`NextLook::TooSlow`] past [`MEMORY_LOOK_AT_MOST`].
+fn next_memory_look(last_look: Duration) -> NextLook {
+    if last_look > MEMORY_LOOK_AT_MOST {
+        NextLook::TooSlow
+    } else {
+        NextLook::After(last_look.saturating_mul(4).clamp(MEMORY_EVERY, MEMORY_WAIT_AT_MOST))
+    }
+}
+
 /// Set (to anything) in the arena's environment, a build whose processes are summed is held to
 /// their resident sets together, as before they were confirmed with their proportional sets
 /// (PSS): for the controls of the tests only, which show what the confirmation lets build.
@@ -171,6 +201,8 @@ enum Ended {
     Disk(String),
     /// Its processes held more memory together than its box's limit (in MiB).
     Memory(u64),
+    /// A look at its memory took this long (more than [`MEMORY_LOOK_AT_MOST`]).
+    Unmeasurable(Duration),
 }
 
 /// A bot's earlier builds, for the cap across runs: its name (for the message), and what they
@@ -1132,8 +1164,13 @@ fn run_boxed(
         };
         let over = over
             .or_else(|| {
-                if !summed || memory_looked.elapsed() < MEMORY_EVERY.max(memory_look * 4) {
+                if !summed {
                     return None;
+                }
+                match next_memory_look(memory_look) {
+                    NextLook::TooSlow => return Some(Ended::Unmeasurable(memory_look)),
+                    NextLook::After(wait) if memory_looked.elapsed() < wait => return None,
+                    NextLook::After(_) => {}
                 }
                 memory_looked = Instant::now();
                 let over = handle.build_out_of_memory(proportional);
@@ -1167,6 +1204,13 @@ fn run_boxed(
                         "build `{build}` held more than {mb} MiB of memory together (all its processes), and was \
                          stopped: build with fewer jobs at once (make -j1, cargo build -j1), or raise \
                          build_memory_mb"
+                    )),
+                    Some(Ended::Unmeasurable(took)) => other(format!(
+                        "build `{build}` holds too many processes, files or sockets to be measured (a look at its \
+                         memory took {:.1} s, more than {} s): no build needs so many; build with fewer jobs at \
+                         once (make -j1, cargo build -j1)",
+                        took.as_secs_f64(),
+                        MEMORY_LOOK_AT_MOST.as_secs()
                     )),
                     _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                 });
@@ -1578,6 +1622,23 @@ pub fn free_log_name(out: &Path, name: &str, stamp: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The wait between two looks at a summed build's memory is four times the last look, but
+    /// never more than half a second (a build whose looks took 15 s was unwatched long between
+    /// them, and held 1.4 GiB under 1,024 so), nor less than a tenth; a look of more
+    /// than 2 s stops the build. The control: a quick look waits the tenth, as before.
+    #[test]
+    fn a_slow_look_at_a_builds_memory_waits_half_a_second_at_most_and_a_very_slow_one_stops_it() {
+        let ms = Duration::from_millis;
+        assert_eq!(next_memory_look(ms(1)), NextLook::After(ms(100)), "the control: a quick look");
+        assert_eq!(next_memory_look(ms(50)), NextLook::After(ms(200)));
+        assert_eq!(next_memory_look(ms(125)), NextLook::After(ms(500)));
+        assert_eq!(next_memory_look(ms(1_000)), NextLook::After(ms(500)), "not 4 s");
+        assert_eq!(next_memory_look(ms(2_000)), NextLook::After(ms(500)), "2 s is still measured");
+        assert_eq!(next_memory_look(ms(2_001)), NextLook::TooSlow);
+        assert_eq!(next_memory_look(Duration::from_secs(15)), NextLook::TooSlow, "the red team's look");
+        assert_eq!(next_memory_look(Duration::MAX), NextLook::TooSlow);
+    }
 
     /// A build whose box the machine could not prepare is the machine's fault, not the bot's
     /// failed build (its cgroups, a box uid); the control: its own folder's fault is its own.
