@@ -1945,6 +1945,94 @@ fn a_plain_build_is_held_to_what_its_sockets_hold() {
     }
 }
 
+/// Forks its first argument's processes, each of which makes its second argument's pipes and
+/// fills them (the data held by the kernel, in no process's resident set; no more than a
+/// process's 1,024 open files each), says how many KiB they queued together and in how many
+/// pipes, and holds them its third argument's seconds.
+const PIPES_C: &str = r#"#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc < 4) return 2;
+    int procs = atoi(argv[1]), pipes = atoi(argv[2]), secs = atoi(argv[3]);
+    static char buf[65536];
+    memset(buf, 7, sizeof buf);
+    int ready[2];
+    if (pipe(ready)) { perror("pipe"); return 1; }
+    for (int p = 0; p < procs; p++) {
+        pid_t pid = fork();
+        if (pid < 0) { perror("fork"); return 1; }
+        if (pid == 0) {
+            long long total = 0;
+            for (int i = 0; i < pipes; i++) {
+                int fd[2];
+                if (pipe2(fd, O_NONBLOCK)) { perror("pipe"); _exit(1); }
+                ssize_t w;
+                while ((w = write(fd[1], buf, sizeof buf)) > 0) total += w;
+            }
+            if (write(ready[1], &total, sizeof total) != sizeof total) _exit(1);
+            sleep(secs);
+            _exit(0);
+        }
+    }
+    long long total = 0, each;
+    for (int p = 0; p < procs; p++)
+        if (read(ready[0], &each, sizeof each) == sizeof each) total += each;
+    printf("queued %lld KiB in %d pipes\n", total >> 10, procs * pipes);
+    fflush(stdout);
+    while (wait(NULL) > 0) {}
+    return 0;
+}
+"#;
+
+/// An honest build's pipes, all at once: make's jobserver (`-j4`), and a shell pipeline in each
+/// of its four recipes.
+const PIPELINES_MAKEFILE: &str = "all: a b c d\n\
+a b c d:\n\tseq 1 20000 | sort -r | tr 0 x | head -c 200 > $@\n";
+
+/// A plain build's pipes hold what no process's set shows, and resizing them is refused, but
+/// their default buffers were counted nowhere: 100 processes with 500 full pipes each held
+/// 447 MiB under a `build_memory_mb` of 64. A summed build's distinct pipes are counted with its
+/// memory now, 64 KiB each (their default buffer): 4 processes with 500 full pipes each (some
+/// 125 MiB at most) are stopped, while 4 with 50 each (12.5 MiB) build, and so does an honest
+/// `make -j4` of shell pipelines; the 2,000 are stopped in a box without a memory cgroup too
+/// (root only). The
+/// control: the 2,000 pipes with the sandbox off build.
+#[test]
+fn a_plain_build_is_held_to_what_its_pipes_hold() {
+    let prepare = |folder: &Path| {
+        std::fs::write(folder.join("Makefile"), PIPELINES_MAKEFILE).unwrap();
+        compiled_for_the_build(folder, "pipes", PIPES_C);
+    };
+    let build = |pipes: u32| format!("./pipes 4 {pipes} 2 > said");
+    let plain = "sandbox = \"plain\"\nbuild_memory_mb = 64";
+    let (student, _, _) = build_in_prepared_folder(&build(500), plain, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, files, _) = build_in_prepared_folder(&build(50), plain, &prepare);
+    assert!(student["failure"].is_null(), "200 pipes build: {student}");
+    assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "{files:?}");
+    let (student, files, _) = build_in_prepared_folder("make -j4", plain, &prepare);
+    assert!(student["failure"].is_null(), "an honest make -j4 of pipelines builds: {student}");
+    assert!(["a", "b", "c", "d"].iter().all(|n| files.iter().any(|f| f.0 == *n && f.1 > 0)), "{files:?}");
+    let off = "sandbox = \"none\"\nbuild_memory_mb = 64";
+    let (student, files, _) = build_in_prepared_folder(&build(500), off, &prepare);
+    assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
+    assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "the control said what it queued: {files:?}");
+    // A box without a memory cgroup (the arena run as nobody, which only root's test can) sums
+    // its build's memory too: its pipes count the same.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let (student, _, _) = built_by_nobody("pipes", PIPES_C, &build(500), "build_memory_mb = 64", "require");
+        let failure = student["failure"].as_str().unwrap_or_default();
+        assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");
+    }
+}
+
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
 /// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
 /// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the

@@ -439,6 +439,10 @@ pub struct BoxHandle {
     /// `sockets::HostMeter`): a plain build has no network namespace of its own for a
     /// [`sockets::Meter`].
     host_sockets: Option<sockets::HostMeter>,
+    /// Whether the box runs a build, whose pipes are counted with its memory where that is
+    /// summed ([`BoxHandle::memory_is_summed`]; see `sockets::pipe_buffer`): a bot's are not (a
+    /// bot is held to its resident set, in a box whose filter keeps what else it holds small).
+    counts_pipes: bool,
     /// A plain bot's or build's scratch folder (its `HOME` and `TMPDIR`), removed with the
     /// handle.
     _scratch: Option<scratch::Scratch>,
@@ -873,6 +877,7 @@ impl Sandbox {
             sockets: None,
             // (A build's: a plain bot's sockets are not counted, see the README.)
             host_sockets: if launch.build && !keep_terminal { sockets::HostMeter::new() } else { None },
+            counts_pipes: launch.build,
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
@@ -1143,6 +1148,7 @@ impl Sandbox {
             peak_cpu: AtomicU64::new(0),
             sockets: meter,
             host_sockets: None,
+            counts_pipes: launch.build,
             _scratch: None,
         };
         Ok((command, handle))
@@ -2481,22 +2487,28 @@ impl BoxHandle {
     }
 
     /// What the processes from `pid` down use, from one walk of /proc, and whether they hold
-    /// more than the box's cap together with what its sockets hold.
+    /// more than the box's cap together with what its sockets (and a summed build's pipes) hold.
     fn usage_and_over(&self, pid: i32) -> (meter::Usage, bool) {
-        let sockets = self.in_sockets(pid);
+        let sockets = self.in_buffers(pid);
         let used = meter::usage(pid, self.hidden(sockets));
         let over = used.memory().saturating_add(sockets) > self.memory_cap;
         (used, over)
     }
 
     /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
-    /// see `sockets`); 0 elsewhere.
-    fn in_sockets(&self, pid: i32) -> u64 {
-        match (&self.sockets, &self.host_sockets) {
-            (Some(meter), _) => meter.held().unwrap_or(0),
-            (None, Some(host)) => host.held_by(&meter::tree(pid)).unwrap_or(0),
-            (None, None) => 0,
-        }
+    /// see `sockets`), with what a build's pipes may hold where its memory is summed (see
+    /// `sockets::pipe_buffer`); 0 elsewhere. A plain build's descriptors are walked once for
+    /// both (`sockets::Descriptors`).
+    fn in_buffers(&self, pid: i32) -> u64 {
+        let pipes_counted = self.counts_pipes && self.memory_is_summed();
+        let found = (pipes_counted || self.host_sockets.is_some()).then(|| sockets::Descriptors::of(&meter::tree(pid)));
+        let pipes = found.as_ref().filter(|_| pipes_counted).map_or(0, sockets::Descriptors::in_pipes);
+        let sockets = match (&self.sockets, &self.host_sockets, &found) {
+            (Some(meter), _, _) => meter.held().unwrap_or(0),
+            (None, Some(host), Some(found)) => host.held_by(found).unwrap_or(0),
+            _ => 0,
+        };
+        sockets.saturating_add(pipes)
     }
 
     /// What of the box's memory the monitor counts beside its resident memory (see
@@ -2533,7 +2545,7 @@ impl BoxHandle {
     pub fn build_out_of_memory(&self, proportional: bool) -> bool {
         let over = self.look(false).1;
         let Some(pid) = self.leader.filter(|_| over && proportional && self.memory_is_summed()) else { return over };
-        let sockets = self.in_sockets(pid);
+        let sockets = self.in_buffers(pid);
         let used = meter::proportional_usage(pid, self.hidden(sockets));
         used.memory().saturating_add(sockets) > self.memory_cap
     }

@@ -196,34 +196,81 @@ impl HostMeter {
         }
     }
 
-    /// What the unix sockets that `pids` hold descriptors of hold (see [`HostMeter`]); `None`
-    /// where the dump failed.
-    pub(super) fn held_by(&self, pids: &[i32]) -> Option<u64> {
-        let inodes = socket_inodes(pids);
-        if inodes.is_empty() {
+    /// What the unix sockets named in `found` (the descriptors of a build's processes, see
+    /// [`Descriptors::of`]) hold (see [`HostMeter`]); `None` where the dump failed.
+    pub(super) fn held_by(&self, found: &Descriptors) -> Option<u64> {
+        if found.sockets.is_empty() {
             return Some(0);
         }
         let mut ready = self.ready.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let ready = ready.as_mut()?;
-        ready.held_by(&inodes).map_err(|e| tracing::debug!("a plain build's socket dump: {e}")).ok()
+        ready.held_by(&found.sockets).map_err(|e| tracing::debug!("a plain build's socket dump: {e}")).ok()
     }
 }
 
-/// The inodes of the sockets the descriptors of `pids` name (`socket:[N]` in `/proc/PID/fd`).
-fn socket_inodes(pids: &[i32]) -> std::collections::HashSet<u32> {
-    let mut found = std::collections::HashSet::new();
-    for pid in pids {
-        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
-        for fd in fds.flatten() {
-            let Ok(target) = std::fs::read_link(fd.path()) else { continue };
-            let target = target.as_os_str().as_encoded_bytes();
-            let inode = target.strip_prefix(b"socket:[").and_then(|t| t.strip_suffix(b"]"));
-            if let Some(inode) = inode.and_then(|i| std::str::from_utf8(i).ok()?.parse().ok()) {
-                found.insert(inode);
+/// What the descriptors of a build's processes name (`/proc/PID/fd`), from one walk of them:
+/// the inodes of their sockets (`socket:[N]`, for [`HostMeter::held_by`]) and their distinct
+/// pipes (`pipe:[N]`, and FIFOs, by device and inode), whose buffers no process's set shows.
+#[derive(Debug, Default)]
+pub(super) struct Descriptors {
+    sockets: std::collections::HashSet<u32>,
+    pipes: std::collections::HashSet<(u64, u64)>,
+}
+
+/// The device number [`Descriptors`] files an anonymous pipe under (its inode is pipefs's own):
+/// no FIFO's file system has it.
+const PIPEFS: u64 = u64::MAX;
+
+impl Descriptors {
+    /// Walks the descriptors of `pids` (those it may read: a process gone, or whose descriptors
+    /// the arena may not read, names none). One `readlink` per descriptor, and a `stat` of those
+    /// that name a path (a FIFO is a pipe too): its cost grows with the descriptors a build
+    /// keeps open, at most its processes times their open files, which the build's monitor
+    /// bounds (a look that takes too long stops the build; see `tournament::build`).
+    pub(super) fn of(pids: &[i32]) -> Descriptors {
+        let mut found = Descriptors::default();
+        for pid in pids {
+            let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
+            for fd in fds.flatten() {
+                let Ok(target) = std::fs::read_link(fd.path()) else { continue };
+                let target = target.as_os_str().as_encoded_bytes();
+                let inode = |prefix: &[u8]| -> Option<u64> {
+                    let inode = target.strip_prefix(prefix)?.strip_suffix(b"]")?;
+                    std::str::from_utf8(inode).ok()?.parse().ok()
+                };
+                if let Some(inode) = inode(b"socket:[") {
+                    found.sockets.extend(u32::try_from(inode).ok());
+                } else if let Some(inode) = inode(b"pipe:[") {
+                    found.pipes.insert((PIPEFS, inode));
+                } else if target.starts_with(b"/") {
+                    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+                    if let Some(meta) = std::fs::metadata(fd.path()).ok().filter(|m| m.file_type().is_fifo()) {
+                        found.pipes.insert((meta.dev(), meta.ino()));
+                    }
+                }
             }
         }
+        found
     }
-    found
+
+    /// The most the pipes found may hold: [`pipe_buffer`] each.
+    pub(super) fn in_pipes(&self) -> u64 {
+        (self.pipes.len() as u64).saturating_mul(pipe_buffer())
+    }
+}
+
+/// The most a pipe holds, for a build whose memory is summed: its default buffer, 16 pages
+/// (`PIPE_DEF_BUFFERS`: 64 KiB with pages of 4 KiB). What a pipe holds is in no process's set,
+/// and such a build may not resize one (`F_SETPIPE_SZ` fails with `EPERM`, see
+/// `syscalls::pipe_size_lock`), so each of its pipes holds its default buffer at most (16
+/// slots of a page each however it is written, spliced or gifted; one page once the user's
+/// pipes pass the machine's `fs.pipe-user-pages-soft`, which this does not count on): 100
+/// processes with 500 full pipes each held 447 MiB uncounted under a `build_memory_mb` of 64.
+/// An honest build keeps a few (make's jobserver, a shell's pipelines): a few hundred KiB.
+pub(super) fn pipe_buffer() -> u64 {
+    // SAFETY: sysconf has no memory preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    16 * u64::try_from(page).ok().filter(|&p| p > 0).unwrap_or(4096)
 }
 
 /// Says that a box's socket meter failed with `error`, once per run.
@@ -535,19 +582,62 @@ mod tests {
             queued += n as u64;
         }
         let me = [std::process::id() as i32];
-        let open = host.held_by(&me).unwrap();
+        let open = host.held_by(&Descriptors::of(&me)).unwrap();
         drop(writer);
-        let closed = host.held_by(&me).unwrap();
+        let closed = host.held_by(&Descriptors::of(&me)).unwrap();
         drop(reader);
         let null = std::process::Stdio::null;
         let mut sleeper =
             std::process::Command::new("sleep").arg("5").stdin(null()).stdout(null()).stderr(null()).spawn().unwrap();
-        let none = host.held_by(&[sleeper.id() as i32]);
+        let none = host.held_by(&Descriptors::of(&[sleeper.id() as i32]));
         let _ = sleeper.kill();
         let _ = sleeper.wait();
         assert!(queued > 0 && open >= queued, "{open} held of {queued} queued");
         assert!(closed >= most_per_socket(0), "{closed} held with the writer closed");
         assert_eq!(none, Some(0), "a process without sockets");
+    }
+
+    /// A walk of a process's descriptors finds each pipe once (both ends of one are one pipe),
+    /// a FIFO opened by its path as a pipe, and its sockets; once they are closed, none of them;
+    /// a process gone names none.
+    #[test]
+    fn descriptors_name_each_pipe_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        let (mut ends, mut pair) = ([-1; 2], [-1; 2]);
+        // SAFETY: pipe and socketpair write two descriptors into each array; mkfifo reads a
+        // path we own.
+        unsafe {
+            assert_eq!(libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC), 0);
+            assert_eq!(
+                libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0, pair.as_mut_ptr()),
+                0
+            );
+            assert_eq!(libc::mkfifo(path.as_ptr(), 0o600), 0);
+        }
+        // SAFETY: fresh descriptors that nothing else owns.
+        let owned: Vec<OwnedFd> = ends.iter().chain(&pair).map(|&fd| unsafe { OwnedFd::from_raw_fd(fd) }).collect();
+        let fifo = std::fs::OpenOptions::new().read(true).write(true).open(&fifo).unwrap();
+        use std::os::unix::fs::MetadataExt;
+        let meta = fifo.metadata().unwrap();
+        let fifo_key = (meta.dev(), meta.ino());
+        // SAFETY: fstat writes a stat we own.
+        let pipe_key = unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            assert_eq!(libc::fstat(ends[0], &mut st), 0);
+            (PIPEFS, st.st_ino)
+        };
+        let me = Descriptors::of(&[std::process::id() as i32]);
+        drop((owned, fifo));
+        let after = Descriptors::of(&[std::process::id() as i32]);
+        let none = Descriptors::of(&[i32::MAX]);
+        // (Other tests of this process may hold pipes of their own meanwhile.)
+        assert!(me.pipes.contains(&pipe_key) && me.pipes.contains(&fifo_key), "{me:?}");
+        assert!(!after.pipes.contains(&pipe_key) && !after.pipes.contains(&fifo_key), "closed: {after:?}");
+        assert!(me.sockets.len() >= 2 && me.in_pipes() >= 2 * pipe_buffer(), "{me:?}");
+        assert_eq!((none.pipes.len(), none.in_pipes()), (0, 0), "{none:?}");
+        assert_eq!(pipe_buffer() % (64 << 10), 0);
     }
 
     /// A child that stands for a box: in a network namespace of its own (and a user namespace,
