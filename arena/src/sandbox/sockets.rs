@@ -217,15 +217,33 @@ pub(super) struct Descriptors {
     pipes: std::collections::HashSet<(u64, u64)>,
 }
 
+/// The device and inode of the FIFO that the descriptor link `link` names (`None` for any other
+/// file): its attributes as the kernel has them (`AT_STATX_DONT_SYNC`: a file of a network file
+/// system is not asked of its server, so a look never waits on one).
+fn fifo(link: &std::path::Path) -> Option<(u64, u64)> {
+    let path = std::ffi::CString::new(link.as_os_str().as_encoded_bytes()).ok()?;
+    // SAFETY: a zeroed statx is valid; statx reads a path and writes a statx we own.
+    let st = unsafe {
+        let mut st: libc::statx = std::mem::zeroed();
+        let mask = libc::STATX_TYPE | libc::STATX_INO;
+        if libc::statx(libc::AT_FDCWD, path.as_ptr(), libc::AT_STATX_DONT_SYNC, mask, &mut st) != 0 {
+            return None;
+        }
+        st
+    };
+    let is_fifo = u32::from(st.stx_mode) & libc::S_IFMT == libc::S_IFIFO;
+    is_fifo.then(|| (libc::makedev(st.stx_dev_major, st.stx_dev_minor), st.stx_ino))
+}
+
 /// The device number [`Descriptors`] files an anonymous pipe under (its inode is pipefs's own):
 /// no FIFO's file system has it.
 const PIPEFS: u64 = u64::MAX;
 
 impl Descriptors {
     /// Walks the descriptors of `pids` (those it may read: a process gone, or whose descriptors
-    /// the arena may not read, names none). One `readlink` per descriptor, and a `stat` of those
-    /// that name a path (a FIFO is a pipe too): its cost grows with the descriptors a build
-    /// keeps open, at most its processes times their open files, which the build's monitor
+    /// the arena may not read, names none). One `readlink` per descriptor, and a [`fifo`] look
+    /// at those that name a path (a FIFO is a pipe too): its cost grows with the descriptors a
+    /// build keeps open, at most its processes times their open files, which the build's monitor
     /// bounds (a look that takes too long stops the build; see `tournament::build`).
     pub(super) fn of(pids: &[i32]) -> Descriptors {
         let mut found = Descriptors::default();
@@ -243,10 +261,7 @@ impl Descriptors {
                 } else if let Some(inode) = inode(b"pipe:[") {
                     found.pipes.insert((PIPEFS, inode));
                 } else if target.starts_with(b"/") {
-                    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-                    if let Some(meta) = std::fs::metadata(fd.path()).ok().filter(|m| m.file_type().is_fifo()) {
-                        found.pipes.insert((meta.dev(), meta.ino()));
-                    }
+                    found.pipes.extend(fifo(&fd.path()));
                 }
             }
         }
