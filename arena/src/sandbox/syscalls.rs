@@ -217,7 +217,7 @@ fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::Backen
 /// mapped shared, is the same memory. And its sockets' send buffers cannot be raised
 /// ([`send_buffer_lock`]): what its sockets hold is counted with its memory; nor may it make a
 /// netlink socket ([`netlink_lock`]), whose answers no meter counts, nor resize a pipe
-/// ([`pipe_size_lock`]; a pipe's default buffer is not counted); nor may its
+/// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory); nor may its
 /// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
 /// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
 /// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
@@ -278,8 +278,8 @@ fn netlink_lock() -> Option<BpfProgram> {
 /// Resizing a pipe (`fcntl`'s `F_SETPIPE_SZ`) fails with `EPERM` (as past the machine's
 /// `pipe-max-size` for a user without the capability), for a build whose memory is summed: what
 /// a pipe holds is in no process's set (100 processes with 500 pipes each held 447 MiB so under a
-/// `build_memory_mb` of 64). A pipe keeps its default buffer (16 pages, 64 KiB), which is not
-/// counted either: bounded by the open files limit of each process (see `super::SandboxLimits`).
+/// `build_memory_mb` of 64). A pipe keeps its default buffer (16 pages, 64 KiB), which the
+/// build's memory counts for each pipe its processes hold (see `super::sockets`).
 /// `None` where it does not compile (said).
 fn pipe_size_lock() -> Option<BpfProgram> {
     let rule = on_arg1(libc::F_SETPIPE_SZ as u64)
