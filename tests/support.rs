@@ -493,3 +493,14 @@ pub fn link_as(path: &Path, target: &Path, uid: u32) {
     std::os::unix::fs::symlink(target, path).unwrap();
     std::os::unix::fs::lchown(path, Some(uid), Some(uid)).unwrap();
 }
+
+/// Whether a test that needs root is skipped here (the arena is not root): says so, with `why`,
+/// on stderr.
+pub fn skipped_unless_root(why: &str) -> bool {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root {
+        eprintln!("skipped, not root: {why}");
+    }
+    !root
+}

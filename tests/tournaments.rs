@@ -799,9 +799,7 @@ fn kill_9_then_resume_gives_the_uninterrupted_leaderboard() {
 #[test]
 fn boxes_of_an_ended_pid_namespace_are_removed_and_those_of_a_live_one_kept() {
     use std::os::unix::fs::MetadataExt;
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: the arena makes no cgroups");
+    if skipped_unless_root("the arena makes no cgroups") {
         return;
     }
     let first = std::fs::metadata("/proc/self/ns/pid").unwrap().ino();
@@ -1611,9 +1609,7 @@ int main(int argc, char **argv) {
 /// held its builds so already.)
 #[test]
 fn a_root_arenas_plain_build_is_held_to_its_processes() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: the arena is not root (its plain builds are held to RLIMIT_NPROC already)");
+    if skipped_unless_root("the arena is not root (its plain builds are held to RLIMIT_NPROC already)") {
         return;
     }
     let prepare = |folder: &Path| compiled_for_the_build(folder, "forks", FORKS_C);
@@ -1706,9 +1702,7 @@ fn built_by_nobody(name: &str, source: &str, build: &str, settings: &str, sandbo
 /// with the sandbox off makes one.
 #[test]
 fn a_boxed_build_without_a_memory_cgroup_cannot_hold_memory_outside_its_processes() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: runs the arena as nobody, which only root's test can");
+    if skipped_unless_root("runs the arena as nobody, which only root's test can") {
         return;
     }
     // (And the size of its /tmp, in KiB.)
@@ -1896,9 +1890,7 @@ int main(int argc, char **argv) {
 /// build. The control: the same 300 with the sandbox off build.
 #[test]
 fn a_boxed_build_without_a_memory_cgroup_is_held_to_what_its_sockets_hold() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: runs the arena as nobody, which only root's test can");
+    if skipped_unless_root("runs the arena as nobody, which only root's test can") {
         return;
     }
     let build = |pairs: u32| format!("./sockets {pairs} 3 > said");
@@ -2097,11 +2089,8 @@ fn a_builds_growth_is_capped_over_the_runs() {
 /// folder's owner root, could not read it.
 #[test]
 fn a_private_file_gone_between_two_builds_stops_no_build() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!(
-            "not root: only a build of a folder root owns runs as root, with the toolchains' private files masked"
-        );
+    if skipped_unless_root("only a build of a folder root owns runs as root, with the toolchains' private files masked")
+    {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -2161,9 +2150,7 @@ fn a_private_file_gone_between_two_builds_stops_no_build() {
 /// working directory, which every match of it failed to find.
 #[test]
 fn a_bot_s_copy_is_readable_by_its_box_whatever_the_umask_and_an_empty_folder_plays() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: only a root arena runs its bots as users of their own");
+    if skipped_unless_root("only a root arena runs its bots as users of their own") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -3584,9 +3571,7 @@ fn a_league_never_takes_over_a_folder_holding_no_league() {
 #[test]
 fn a_bot_without_a_sandbox_gets_no_ambient_capability() {
     use std::os::unix::fs::PermissionsExt;
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: no ambient capability can be given here");
+    if skipped_unless_root("no ambient capability can be given here") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
