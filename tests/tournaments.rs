@@ -1785,7 +1785,8 @@ fn a_summed_build_cannot_hold_shared_anonymous_memory() {
 
 /// Makes a netlink socket of the route family (`getaddrinfo`'s) and asks it for a dump of the
 /// machine's links, never read, and says how it went in the name of a file it makes:
-/// `netlink-ok` or `netlink-ERRNO`; then makes a pipe and resizes it to 1 MiB (`F_SETPIPE_SZ`):
+/// `netlink-ok` or `netlink-ERRNO`; then makes a pipe and resizes it to one page (`F_SETPIPE_SZ`;
+/// a shrink, which the kernel allows whatever the user's pipes hold, so the control never fails):
 /// `pipesize-ok` or `pipesize-ERRNO`.
 const UNCOUNTED_C: &str = r#"#define _GNU_SOURCE
 #include <errno.h>
@@ -1814,7 +1815,7 @@ int main(void) {
         say("netlink", send(s, &req, sizeof req, 0) < 0 ? errno : 0);
     }
     int p[2];
-    if (pipe(p)) say("pipesize", errno); else say("pipesize", fcntl(p[1], F_SETPIPE_SZ, 1 << 20) < 0 ? errno : 0);
+    if (pipe(p)) say("pipesize", errno); else say("pipesize", fcntl(p[1], F_SETPIPE_SZ, 4096) < 0 ? errno : 0);
     return 0;
 }
 "#;
@@ -1943,31 +1944,48 @@ fn a_plain_build_is_held_to_what_its_sockets_hold() {
 /// pipes, and holds them its third argument's seconds.
 const PIPES_C: &str = r#"#define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+static int pipes, secs, ready[2];
+static char buf[65536];
+/* Fills the pipes and holds them; in a thread of its own table (`arg` set) when asked to. */
+static void *hold(void *arg) {
+    if (arg && unshare(CLONE_FILES)) { perror("unshare"); _exit(1); }
+    long long total = 0;
+    for (int i = 0; i < pipes; i++) {
+        int fd[2];
+        if (pipe2(fd, O_NONBLOCK)) { perror("pipe"); _exit(1); }
+        ssize_t w;
+        while ((w = write(fd[1], buf, sizeof buf)) > 0) total += w;
+    }
+    if (write(ready[1], &total, sizeof total) != sizeof total) _exit(1);
+    sleep(secs);
+    return NULL;
+}
 int main(int argc, char **argv) {
     if (argc < 4) return 2;
-    int procs = atoi(argv[1]), pipes = atoi(argv[2]), secs = atoi(argv[3]);
-    static char buf[65536];
+    int procs = atoi(argv[1]);
+    pipes = atoi(argv[2]);
+    secs = atoi(argv[3]);
+    int threaded = argc > 4 && strcmp(argv[4], "thread") == 0;
     memset(buf, 7, sizeof buf);
-    int ready[2];
     if (pipe(ready)) { perror("pipe"); return 1; }
     for (int p = 0; p < procs; p++) {
         pid_t pid = fork();
         if (pid < 0) { perror("fork"); return 1; }
         if (pid == 0) {
-            long long total = 0;
-            for (int i = 0; i < pipes; i++) {
-                int fd[2];
-                if (pipe2(fd, O_NONBLOCK)) { perror("pipe"); _exit(1); }
-                ssize_t w;
-                while ((w = write(fd[1], buf, sizeof buf)) > 0) total += w;
+            if (threaded) {
+                pthread_t t;
+                if (pthread_create(&t, NULL, hold, (void *)1)) _exit(1);
+                pthread_join(t, NULL);
+            } else {
+                hold(NULL);
             }
-            if (write(ready[1], &total, sizeof total) != sizeof total) _exit(1);
-            sleep(secs);
             _exit(0);
         }
     }
@@ -2000,26 +2018,30 @@ fn a_plain_build_is_held_to_what_its_pipes_hold() {
         std::fs::write(folder.join("Makefile"), PIPELINES_MAKEFILE).unwrap();
         compiled_for_the_build(folder, "pipes", PIPES_C);
     };
-    let build = |pipes: u32| format!("./pipes 4 {pipes} 2 > said");
+    let build = |pipes: u32, how: &str| format!("./pipes 4 {pipes} 2 {how} > said");
     let plain = "sandbox = \"plain\"\nbuild_memory_mb = 64";
-    let (student, _, _) = build_in_prepared_folder(&build(500), plain, &prepare);
+    let (student, _, _) = build_in_prepared_folder(&build(500, ""), plain, &prepare);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
-    let (student, files, _) = build_in_prepared_folder(&build(50), plain, &prepare);
+    // Held by threads with descriptor tables of their own, which only their task's fd shows.
+    let (student, _, _) = build_in_prepared_folder(&build(500, "thread"), plain, &prepare);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "in threads of their own: {student}");
+    let (student, files, _) = build_in_prepared_folder(&build(50, ""), plain, &prepare);
     assert!(student["failure"].is_null(), "200 pipes build: {student}");
     assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "{files:?}");
     let (student, files, _) = build_in_prepared_folder("make -j4", plain, &prepare);
     assert!(student["failure"].is_null(), "an honest make -j4 of pipelines builds: {student}");
     assert!(["a", "b", "c", "d"].iter().all(|n| files.iter().any(|f| f.0 == *n && f.1 > 0)), "{files:?}");
     let off = "sandbox = \"none\"\nbuild_memory_mb = 64";
-    let (student, files, _) = build_in_prepared_folder(&build(500), off, &prepare);
+    let (student, files, _) = build_in_prepared_folder(&build(500, ""), off, &prepare);
     assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
     assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "the control said what it queued: {files:?}");
     // A box without a memory cgroup (the arena run as nobody, which only root's test can) sums
     // its build's memory too: its pipes count the same.
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
-        let (student, _, _) = built_by_nobody("pipes", PIPES_C, &build(500), "build_memory_mb = 64", "require");
+        let (student, _, _) = built_by_nobody("pipes", PIPES_C, &build(500, ""), "build_memory_mb = 64", "require");
         let failure = student["failure"].as_str().unwrap_or_default();
         assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");
     }

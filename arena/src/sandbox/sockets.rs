@@ -235,6 +235,14 @@ fn fifo(link: &std::path::Path) -> Option<(u64, u64)> {
     is_fifo.then(|| (libc::makedev(st.stx_dev_major, st.stx_dev_minor), st.stx_ino))
 }
 
+/// Whether thread `tid` of process `pid` shares the process's descriptor table (`kcmp`'s
+/// `KCMP_FILES`); where that cannot be told (no `kcmp`, no permission), not: its table is walked.
+fn same_table(pid: i32, tid: i32) -> bool {
+    const KCMP_FILES: libc::c_long = 2;
+    // SAFETY: kcmp only compares two processes' kernel objects; no memory is passed.
+    unsafe { libc::syscall(libc::SYS_kcmp, pid as libc::c_long, tid as libc::c_long, KCMP_FILES, 0, 0) == 0 }
+}
+
 /// The device number [`Descriptors`] files an anonymous pipe under (its inode is pipefs's own):
 /// no FIFO's file system has it.
 const PIPEFS: u64 = u64::MAX;
@@ -245,27 +253,49 @@ impl Descriptors {
     /// at those that name a path (a FIFO is a pipe too): its cost grows with the descriptors a
     /// build keeps open, at most its processes times their open files, which the build's monitor
     /// bounds (a look that takes too long stops the build; see `tournament::build`).
+    ///
+    /// A thread may have a table of its own (`unshare(CLONE_FILES)`, or a `clone` without
+    /// `CLONE_FILES`), which only `/proc/PID/task/TID/fd` shows: each thread's table is walked
+    /// too, unless `kcmp` says it is the process's own (every thread libc makes), and every
+    /// thread's when the process's first thread has exited (its table is gone).
     pub(super) fn of(pids: &[i32]) -> Descriptors {
         let mut found = Descriptors::default();
-        for pid in pids {
-            let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { continue };
-            for fd in fds.flatten() {
-                let Ok(target) = std::fs::read_link(fd.path()) else { continue };
-                let target = target.as_os_str().as_encoded_bytes();
-                let inode = |prefix: &[u8]| -> Option<u64> {
-                    let inode = target.strip_prefix(prefix)?.strip_suffix(b"]")?;
-                    std::str::from_utf8(inode).ok()?.parse().ok()
-                };
-                if let Some(inode) = inode(b"socket:[") {
-                    found.sockets.extend(u32::try_from(inode).ok());
-                } else if let Some(inode) = inode(b"pipe:[") {
-                    found.pipes.insert((PIPEFS, inode));
-                } else if target.starts_with(b"/") {
-                    found.pipes.extend(fifo(&fd.path()));
+        for &pid in pids {
+            let main = found.walk(&format!("/proc/{pid}/fd"));
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
+            for task in tasks.flatten() {
+                let Some(tid) = task.file_name().to_str().and_then(|t| t.parse::<i32>().ok()) else { continue };
+                if tid == pid || (main && same_table(pid, tid)) {
+                    continue;
                 }
+                found.walk(&format!("/proc/{pid}/task/{tid}/fd"));
             }
         }
         found
+    }
+
+    /// Adds the sockets and pipes of the descriptor table `dir` lists; whether it could be read
+    /// and named any descriptor.
+    fn walk(&mut self, dir: &str) -> bool {
+        let Ok(fds) = std::fs::read_dir(dir) else { return false };
+        let mut any = false;
+        for fd in fds.flatten() {
+            any = true;
+            let Ok(target) = std::fs::read_link(fd.path()) else { continue };
+            let target = target.as_os_str().as_encoded_bytes();
+            let inode = |prefix: &[u8]| -> Option<u64> {
+                let inode = target.strip_prefix(prefix)?.strip_suffix(b"]")?;
+                std::str::from_utf8(inode).ok()?.parse().ok()
+            };
+            if let Some(inode) = inode(b"socket:[") {
+                self.sockets.extend(u32::try_from(inode).ok());
+            } else if let Some(inode) = inode(b"pipe:[") {
+                self.pipes.insert((PIPEFS, inode));
+            } else if target.starts_with(b"/") {
+                self.pipes.extend(fifo(&fd.path()));
+            }
+        }
+        any
     }
 
     /// The most the pipes found may hold: [`pipe_buffer`] each.
