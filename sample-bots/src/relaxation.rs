@@ -744,12 +744,11 @@ impl<'a> Relaxation<'a> {
     pub fn remember(&mut self, k: usize) {
         let k = k.clamp(1, 8);
         let model = self.model;
-        let resources: Vec<usize> =
-            (0..model.items().len()).filter(|&i| matches!(model.items()[i].1, Item::Resource(_))).collect();
         // Each cell's remembered resources: its own, then the nearest.
         let near: Vec<Vec<usize>> = (0..self.cells)
             .map(|c| {
-                let mut by: Vec<(u32, usize)> = resources
+                let mut by: Vec<(u32, usize)> = self
+                    .resources
                     .iter()
                     .filter_map(|&i| {
                         let d = if model.items()[i].0 as usize == c { Some(0) } else { model.item_distance(i, c) };
