@@ -139,8 +139,7 @@ fn cannot_kill_or_stop_the_opponent() {
     // where Landlock scopes a plain bot's signals (ABI 6): the opponent is outside its domain.
     // (Otherwise both bots are the arena's user, and the attack works, as with the sandbox off
     // below; the control with Landlock off: tests/zoo.rs.)
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 || landlock_abi() >= 6 {
+    if as_root() || landlock_abi() >= 6 {
         unharmed(&against_victim_in(|v| format!("signal {v} KILL"), "plain"), normal);
     }
     let control = against_victim(|v| format!("signal {v} KILL"), false);
@@ -277,8 +276,7 @@ fn cannot_make_a_socket_of_another_family() {
 fn cannot_load_socket_filters_nor_make_uncounted_sockets() {
     let _load = shared();
     only_without_the_box("socket-filter", "attached a socket filter");
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         eprintln!("root: the box's memory cgroup charges its IP sockets, which it may make");
         return;
     }
@@ -304,8 +302,7 @@ fn cannot_hold_kernel_memory_in_extended_attributes_of_its_scratch() {
     let _load = shared();
     let normal = normal_score();
     unharmed(&against_victim(|_| "xattr 64".to_string(), true), normal);
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 && !user_namespaces_offered() {
+    if !as_root() && !user_namespaces_offered() {
         eprintln!("this kernel gives this user no user namespace: the control cannot mount a tmpfs of its own");
         return;
     }
@@ -459,9 +456,7 @@ fn a_bot_of_an_arena_that_is_not_root_cannot_read_what_only_its_user_or_groups_m
     // no ordinary user may drop them). A bot read a course group's grading file in `/etc`
     // (0640), and one the teacher owned there (0600). The box now shows the system's folders as
     // any user sees them. Here the arena runs as `nobody` with a group of its own (the teacher).
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: this test must give a file to a group and start the arena in it (its root run does)");
+    if skipped_unless_root("this test must give a file to a group and start the arena in it (its root run does)") {
         return;
     }
     let (nobody, nogroup) = (65534u32, 65534u32);
@@ -545,8 +540,7 @@ fn duel_in_one_uid_namespace_with(
         let mut command = Command::new("unshare");
         command.args(["-r", "sh", "-c", script, "sh"]).arg(bin("arena")).args(args).current_dir(root());
         command.envs(env.iter().copied());
-        // SAFETY: geteuid has no preconditions.
-        if unsafe { libc::geteuid() } != 0 {
+        if !as_root() {
             // The namespace maps this user alone: root's `/tmp` is shown as the overflow uid's
             // (65534), another user's, which the arena will not make its folders in (it says so).
             eprintln!("not root: the arena's TMPDIR is a folder of this user's (the namespace shows /tmp as nobody's)");
@@ -566,8 +560,7 @@ fn duel_in_one_uid_namespace_with(
 #[test]
 fn a_root_arena_in_a_user_namespace_of_one_uid_plays() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         // The machine's root there would run its bots as itself: refused, see
         // `the_machines_root_in_a_user_namespace_of_one_uid_runs_no_bot`.
         eprintln!("the machine's root: such an arena runs no bot (checked below); run as another user to check it");
@@ -611,8 +604,7 @@ fn a_root_arena_in_a_user_namespace_of_one_uid_plays() {
 #[test]
 fn a_plain_bot_of_a_root_arena_in_a_user_namespace_holds_no_capability() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         // (The machine's root there runs no bot: see
         // `the_machines_root_in_a_user_namespace_of_one_uid_runs_no_bot`.)
         eprintln!("the machine's root: such an arena runs no bot; run as another user to check it");
@@ -657,9 +649,7 @@ fn a_plain_bot_of_a_root_arena_in_a_user_namespace_holds_no_capability() {
 #[test]
 fn a_plain_bot_of_an_arena_that_is_not_root_reads_no_private_system_file() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: this test must make a file in /etc and start the arena as nobody (its root run does)");
+    if skipped_unless_root("this test must make a file in /etc and start the arena as nobody (its root run does)") {
         return;
     }
     let secret = SystemFile(PathBuf::from(format!("/etc/arena-test-private-{}", token())));
@@ -735,8 +725,7 @@ fn a_plain_bot_without_landlock_leaves_nothing_in_the_machines_dev_shm() {
     let attack = shared_copy(dir.path(), &bin("zoo-attack"));
     let (_, greedy) = victim(dir.path());
     chmod(Path::new(&greedy), 0o755);
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = as_root();
     let as_is = |env| move |extra: &[&str], bots: [&str; 2]| duel_run("fire.txt", extra, env, bots);
     let fenced = root || user_namespaces_offered();
     let (wrote, left, stderr) = fills_shm(as_is(&off), &attack, &greedy);
@@ -791,9 +780,7 @@ fn a_plain_bot_without_landlock_leaves_nothing_in_the_machines_dev_shm() {
 #[test]
 fn a_plain_build_cannot_change_the_mode_of_its_users_files_outside_its_folder() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: this test must start the arena as nobody (its root run does)");
+    if skipped_unless_root("this test must start the arena as nobody (its root run does)") {
         return;
     }
     let nobody = AsNobody::new();
@@ -864,11 +851,9 @@ fn fills_shm(duel: impl Fn(&[&str], [&str; 2]) -> Run, attack: &str, victim: &st
 #[test]
 fn another_users_folder_in_tmpdir_turns_no_box_off_nor_steers_its_set_up() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!(
-            "not root: this test must make files as another user and start the arena as nobody (its root run does)"
-        );
+    if skipped_unless_root(
+        "this test must make files as another user and start the arena as nobody (its root run does)",
+    ) {
         return;
     }
     let (nobody, nogroup) = (65534u32, 65534u32);
@@ -1001,8 +986,7 @@ fn without_a_box_a_root_arena_says_why_a_private_program_cannot_start() {
     let _load = shared();
     // Only a root arena runs plain bots as users of their own; otherwise the bot is the arena's
     // user, who may read its own private folder, and starts.
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !as_root() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -1074,8 +1058,7 @@ fn two_bots_cannot_talk_through_the_counts_kept_per_user() {
     // count for its user (a root arena's are users of their own). The box gives each a small
     // share of the first two; the kernel here does not pass on the third's (the control, with
     // every box its user's, shows it: not as root, whose locks are not counted).
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = as_root();
     for (how, control) in [("sigpending", true), ("mqueue", true), ("shm-lock", !root)] {
         cannot_talk_by(how, control);
     }
@@ -1327,9 +1310,7 @@ fn a_build_running_as_root_cannot_read_what_only_root_may() {
     // private (0600) in `CARGO_HOME`, into its error, which the league's pages show. The box now
     // shows it what any user may read. (Not as root, a build runs as the arena's user, the
     // owner of that file, by design: nothing to show then.)
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: a build runs as the arena's own user, whose files these are");
+    if skipped_unless_root("a build runs as the arena's own user, whose files these are") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -1357,9 +1338,7 @@ fn a_build_of_a_folder_root_owns_is_refused_without_a_box() {
     // build as its folder's owner: for a folder root owns, root itself, every capability kept.
     // A student's build wrote another student's folder and the league's results that way. It
     // is refused now, and says why; a folder of another owner still builds, as that user.
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: a plain build runs as the arena's own user");
+    if skipped_unless_root("a plain build runs as the arena's own user") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -1722,8 +1701,7 @@ const MACHINE_ROOT_REFUSED: &str = "the arena runs as the machine's root inside 
 fn the_machines_root_in_a_user_namespace_of_one_uid_runs_no_bot() {
     let _load = shared();
     let (greedy, random) = (bin("greedy"), bin("random"));
-    // SAFETY: geteuid has no preconditions.
-    let machine_root = unsafe { libc::geteuid() } == 0;
+    let machine_root = as_root();
     for (mode, no_nested) in [("auto", false), ("require", false), ("plain", false), ("auto", true), ("none", false)] {
         let Some(run) = duel_in_one_uid_namespace("duel.txt", &["--sandbox", mode], no_nested, [&greedy, &random])
         else {
@@ -1794,9 +1772,7 @@ fn in_namespace(map: &str, setgroups: &str, args: &[&str], dir: &Path) -> Option
 #[test]
 fn a_namespace_denying_setgroups_counts_as_one_without_the_box_users() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: no namespace mapping the box users can be made");
+    if skipped_unless_root("no namespace mapping the box users can be made") {
         return;
     }
     let (greedy, random) = (bin("greedy"), bin("random"));
@@ -1829,9 +1805,7 @@ fn a_namespace_denying_setgroups_counts_as_one_without_the_box_users() {
 #[test]
 fn a_namespace_mapping_every_uid_is_not_the_machines_first() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: no namespace mapping every uid can be made");
+    if skipped_unless_root("no namespace mapping every uid can be made") {
         return;
     }
     let mut hard = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
@@ -1872,9 +1846,7 @@ fn a_namespace_mapping_every_uid_is_not_the_machines_first() {
 #[test]
 fn a_build_of_an_arena_that_is_not_root_leaves_no_set_uid_program() {
     let _load = shared();
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: this test must start the arena as nobody (its root run does)");
+    if skipped_unless_root("this test must start the arena as nobody (its root run does)") {
         return;
     }
     let nobody = AsNobody::new();

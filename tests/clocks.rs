@@ -377,9 +377,7 @@ fn a_bot_is_charged_for_children_the_kernel_reaps_for_it() {
     // The attacker ignores SIGCHLD and thinks 1.5 s of CPU per answer in children of 10 ms each:
     // the kernel reaps them as they end and adds their time to no parent's. The box's CPU
     // cgroup counts them all: the attacker times out at its 1 s limit.
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("not root: no cgroups, and the box cannot count these children (see the control)");
+    if skipped_unless_root("no cgroups, and the box cannot count these children (see the control)") {
         return;
     }
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());

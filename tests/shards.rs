@@ -562,8 +562,7 @@ fn the_github_workflow_s_steps_play_a_league_from_build_to_pages() {
     // is already built ("Build the arena", which installs it with cargo, is skipped); `sudo`
     // runs the command as it is.
     use std::os::unix::fs::PermissionsExt as _;
-    // SAFETY: geteuid has no preconditions.
-    let root_shim = unsafe { libc::geteuid() } == 0;
+    let root_shim = as_root();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let text = std::fs::read_to_string(root().join("deploy/github/league.yml")).unwrap();
@@ -2228,9 +2227,7 @@ fn a_teacher_s_cp_al_snapshot_works_and_a_shard_s_hard_links_are_refused() {
 /// there as a stale one. Root only (a link is given to another user with lchown), said otherwise.
 #[test]
 fn a_league_s_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
-    // SAFETY: geteuid takes nothing and cannot fail.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: only root can give a link to another user");
+    if skipped_unless_root("only root can give a link to another user") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -2280,9 +2277,7 @@ fn a_league_s_folder_linked_by_another_user_is_neither_written_nor_cleaned() {
 /// Root only (a link is given to another user with lchown), said otherwise.
 #[test]
 fn a_league_s_versions_linked_by_another_user_is_not_cleaned_through() {
-    // SAFETY: geteuid takes nothing and cannot fail.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: only root can give a link to another user");
+    if skipped_unless_root("only root can give a link to another user") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

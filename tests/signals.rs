@@ -125,8 +125,7 @@ fn results_intact(league: &Path, cleanly: bool) -> usize {
 /// Whether this test runs as root with `setpriv`: a root arena without a box (`--sandbox
 /// plain`) runs each bot as a user of its own, and opens the way to the copies for them.
 fn root_with_setpriv() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = as_root();
     let setpriv = Command::new("setpriv").arg("--version").output().is_ok_and(|o| o.status.success());
     if !root || !setpriv {
         eprintln!("not root, or no setpriv: the way to the copies (a root arena's without a box) is not checked");

@@ -494,11 +494,16 @@ pub fn link_as(path: &Path, target: &Path, uid: u32) {
     std::os::unix::fs::lchown(path, Some(uid), Some(uid)).unwrap();
 }
 
+/// Whether the tests run as root (and so does the arena they start).
+pub fn as_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
 /// Whether a test that needs root is skipped here (the arena is not root): says so, with `why`,
 /// on stderr.
 pub fn skipped_unless_root(why: &str) -> bool {
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = as_root();
     if !root {
         eprintln!("skipped, not root: {why}");
     }

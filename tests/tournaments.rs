@@ -180,8 +180,7 @@ run resume "$ARENA" tournament --resume "$LEAGUE""#;
         let before = contents(&volume);
         // (A mount namespace of its own: root's needs no user namespace, in which the machine's
         // root may run no bot, so that the control's resume is refused; another user's does.)
-        // SAFETY: geteuid has no preconditions.
-        let flags = if unsafe { libc::geteuid() } == 0 { "-m" } else { "-rm" };
+        let flags = if as_root() { "-m" } else { "-rm" };
         let ran = Command::new("unshare")
             .args([flags, "sh", "-c", script, "sh", setup])
             .env("OUT", &out)
@@ -359,8 +358,7 @@ fn league_folders(league: &Path) -> Vec<(PathBuf, u32)> {
 
 /// As root: the tests below start a process as `nobody` (uid 65534) with `setpriv`.
 fn root_with_setpriv(why: &str) -> bool {
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = as_root();
     let setpriv = Command::new("setpriv").arg("--version").output().is_ok_and(|o| o.status.success());
     if !root || !setpriv {
         eprintln!("not root, or no setpriv: {why}");
@@ -1109,8 +1107,7 @@ fn a_match_the_machine_could_not_start_blames_no_bot_and_is_played_again() {
     std::fs::write(&cfg, text).unwrap();
     let league = d.join("league");
     std::fs::create_dir(&league).unwrap();
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = as_root();
     if root {
         std::os::unix::fs::chown(&league, Some(65534), Some(65534)).unwrap();
     }
@@ -1466,8 +1463,7 @@ int main(int argc, char **argv) {
 #[test]
 fn a_plain_build_is_held_to_its_memory_limit_all_its_processes_together() {
     // (A root arena builds a plain build as its folder's owner, and refuses root's folder.)
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = as_root();
     let prepare = |folder: &Path| {
         std::fs::write(folder.join("hold.c"), HOLD_C).unwrap();
         let compiled = Command::new("cc").arg("-o").arg(folder.join("hold")).arg(folder.join("hold.c")).status();
@@ -1513,8 +1509,7 @@ fn compiled_for_the_build(folder: &Path, name: &str, source: &str) {
     std::fs::write(&c, source).unwrap();
     let compiled = Command::new("cc").arg("-o").arg(folder.join(name)).arg(&c).status();
     assert!(compiled.unwrap().success(), "cc {name}.c");
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         let parent = folder.parent().unwrap();
         std::fs::set_permissions(parent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
         for entry in std::fs::read_dir(folder).unwrap().flatten() {
@@ -1772,8 +1767,7 @@ fn a_summed_build_cannot_hold_shared_anonymous_memory() {
     }
     let without = [("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")];
     assert_eq!(said("plain", &without), refused(no_device), "without");
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         let (student, listed, _) = built_by_nobody("shared", SHARED_C, "./shared; ls > said", "", "require");
         let said: Vec<_> =
             listed.lines().filter(|n| ["pageout-", "shared-", "zero-"].iter().any(|p| n.starts_with(p))).collect();
@@ -1847,8 +1841,7 @@ fn a_summed_build_cannot_hold_memory_in_netlink_sockets_or_resized_pipes() {
         assert_eq!(said("plain", &[]), refused, "with Landlock");
     }
     assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         let (student, listed, _) = built_by_nobody("uncounted", UNCOUNTED_C, "./uncounted; ls > said", "", "require");
         let said = uncounted_said(listed.lines().map(str::to_string));
         assert!(
@@ -1929,8 +1922,7 @@ fn a_plain_build_is_held_to_what_its_sockets_hold() {
     // An arena that is not root (here root's test runs it as nobody) reads a process's
     // descriptors only while it is dumpable: a build that made itself not dumpable hid its
     // sockets so, and built. Making itself so does nothing now.
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         let hidden = "./sockets 300 3 hide > said";
         let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, hidden, "build_memory_mb = 64", "plain");
         let failure = student["failure"].as_str().unwrap_or_default();
@@ -2039,8 +2031,7 @@ fn a_plain_build_is_held_to_what_its_pipes_hold() {
     assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "the control said what it queued: {files:?}");
     // A box without a memory cgroup (the arena run as nobody, which only root's test can) sums
     // its build's memory too: its pipes count the same.
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         let (student, _, _) = built_by_nobody("pipes", PIPES_C, &build(500, ""), "build_memory_mb = 64", "require");
         let failure = student["failure"].as_str().unwrap_or_default();
         assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");

@@ -532,8 +532,7 @@ fn cannot_make_a_user_namespace() {
     let run = zoo_with(&attacker, &bin("greedy"), None, &[], &["--require-sandbox"]);
     let refused = "userns: unshare EPERM, clone EPERM, clone3 ENOSYS, a network namespace EPERM;";
     assert!(run.log.contains(refused), "{}", run.log);
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !as_root() {
         assert!(run.log.contains("max_user_namespaces 0\n"), "{}", run.log);
     }
     // Nor may a plain bot, with Landlock or without (before 2026-12-06, without Landlock, a red
@@ -642,8 +641,7 @@ fn a_plain_bot_s_processes_share_its_memory_limit() {
 #[test]
 fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
     use std::os::unix::fs::PermissionsExt;
-    if !as_root() {
-        eprintln!("not root: this test cannot mount a tmpfs for the arena's TMPDIR");
+    if skipped_unless_root("this test cannot mount a tmpfs for the arena's TMPDIR") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -681,8 +679,7 @@ fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
 #[test]
 fn a_plain_bot_keeps_its_dev_shm_where_there_is_no_dev_full() {
     use std::os::unix::fs::PermissionsExt;
-    if !as_root() {
-        eprintln!("not root: this test cannot make a /dev without /dev/full");
+    if skipped_unless_root("this test cannot make a /dev without /dev/full") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -910,14 +907,6 @@ fn landlock_confines(abi: i64, what: &str) -> bool {
         eprintln!("this kernel offers Landlock ABI {offered}, not {abi}: a plain bot's {what} are not confined here");
     }
     offered >= abi
-}
-
-/// Whether this test runs as root: a root arena runs a plain bot as a box user of its own, which
-/// the file system's permissions and the kernel's signal checks already keep from the arena's
-/// user's files and processes.
-fn as_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
 }
 
 /// A plain bot (`--sandbox plain`: what `auto` falls back to where user namespaces are
