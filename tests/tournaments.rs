@@ -1852,6 +1852,80 @@ fn a_summed_build_cannot_hold_memory_in_netlink_sockets_or_resized_pipes() {
     assert_eq!(said("none", &[]), ["netlink-ok", "pipesize-ok"], "the control, without the sandbox");
 }
 
+/// Writes a file of 4 MiB, then moves a page of it into a pipe by `splice`, another by
+/// `sendfile`, and duplicates a pipe's written page into another by `tee`, and says how each went
+/// in the name of a file it makes: `splice-ok` or `splice-ERRNO`, and so on.
+const SPLICE_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/sendfile.h>
+static void say(const char *what, long done) {
+    char name[64];
+    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    static char buf[1 << 20];
+    memset(buf, 7, sizeof buf);
+    int fd = open("big", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    for (int i = 0; i < 4; i++) if (fd < 0 || write(fd, buf, sizeof buf) != sizeof buf) { perror("big"); return 1; }
+    int a[2], b[2], c[2];
+    if (pipe(a) || pipe(b) || pipe(c)) { perror("pipe"); return 1; }
+    loff_t at = 2 << 20;
+    say("splice", splice(fd, &at, a[1], NULL, 4096, 0));
+    off_t from = 0;
+    say("sendfile", sendfile(b[1], fd, &from, 4096));
+    if (write(c[1], buf, 4096) != 4096) { perror("write"); return 1; }
+    say("tee", tee(c[0], b[1], 4096, SPLICE_F_NONBLOCK));
+    close(fd);
+    unlink("big");
+    return 0;
+}
+"#;
+
+/// What each probe of [`SPLICE_C`] said, by the names of the files it left.
+fn splice_said(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut said: Vec<String> =
+        names.filter(|n| ["splice-", "sendfile-", "tee-"].iter().any(|p| n.starts_with(p))).collect();
+    said.sort();
+    said
+}
+
+/// A build whose memory the arena sums moved a file's pages into pipes by reference (`splice`, or
+/// `sendfile` into a pipe): each page holds its whole folio there, up to 2 MiB on a file system
+/// with large folios, after the file is deleted, while the pipe counts 16 pages (32 pipes given
+/// one page of every 2 MiB of a 1 GiB file held some 1 GiB on this kernel, counted at 2 MiB).
+/// Such a build is refused `splice`, `tee` and `sendfile` now (`EINVAL`, on which what uses them
+/// copies instead), plain (with Landlock and without) and in a box without a memory cgroup (root
+/// only: the arena run as nobody). The control: with the sandbox off all three work.
+#[test]
+fn a_summed_build_cannot_splice_a_files_pages_into_its_pipes() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "splice", SPLICE_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./splice", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        splice_said(files.iter().map(|f| f.0.clone()))
+    };
+    let refused: Vec<String> = ["sendfile", "splice", "tee"].iter().map(|c| format!("{c}-{}", libc::EINVAL)).collect();
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let (student, listed, _) = built_by_nobody("splice", SPLICE_C, "./splice; ls > said", "", "require");
+        let said = splice_said(listed.lines().map(str::to_string));
+        assert!(
+            student["failure"].is_null() && said == refused,
+            "in a box without a memory cgroup: {student} {said:?}"
+        );
+    }
+    assert_eq!(said("none", &[]), ["sendfile-ok", "splice-ok", "tee-ok"], "the control, without the sandbox");
+}
+
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
 /// held by the kernel, in no process's resident set), says how many MiB, and holds them its
 /// second argument's seconds; with a third argument, first makes itself not dumpable (its

@@ -245,7 +245,8 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .chain(shared_anonymous)
                 .chain(page_out)
                 .chain(netlink_lock())
-                .chain(pipe_size_lock());
+                .chain(pipe_size_lock())
+                .chain(splice_lock());
             absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
         })
         .clone()
@@ -286,6 +287,27 @@ fn pipe_size_lock() -> Option<BpfProgram> {
         .map_err(|e| tracing::error!("the builds' fcntl filter does not compile ({e}): their pipes may hold more"))
         .ok()?;
     compile(vec![(libc::SYS_fcntl, vec![rule])], libc::EPERM)
+}
+
+/// `splice`, `tee` and `sendfile` fail with `EINVAL`, for a build whose memory is summed: each
+/// moves pages into a pipe by reference, not by copy, and a file's page in a pipe holds its whole
+/// folio, which a file system with large folios (ext4 since Linux 6.16, XFS, tmpfs) makes up to
+/// 2 MiB, after the file is deleted. A pipe counts at its default buffer, 16 pages (see
+/// `super::sockets`): 32 pipes each given 16 pages of a 1 GiB file, one page of every 2 MiB, by
+/// `splice` (or `sendfile`, which splices into a pipe the same way), held 1,021 to 1,122 MiB
+/// after the file was deleted on this arena's 6.18 kernel, counted at 2 MiB; a copy (`read` then
+/// `write`) holds only its own pages. `tee` only duplicates what a pipe holds, but with `splice`
+/// refused it has no honest use either. `EINVAL` and not `ENOSYS`: it is what the kernel answers
+/// for descriptors that cannot be spliced (a socket or file without the operation), which every
+/// user of these calls must handle already by copying instead: Rust's `std::io::copy` and
+/// Python's `shutil.copyfile` fall back to `read` and `write` on it (on `ENOSYS` too). No compiler or build tool was seen to use them (`strace` of `make -j4`
+/// of a C++ project, `cc`, `cargo build`, `python3 -m py_compile`, `cp`: `cp` uses
+/// `copy_file_range`, between two files, which no pipe can be). `None` where it does not
+/// compile (said).
+fn splice_lock() -> Option<BpfProgram> {
+    // (`sendfile` is the 64-bit call on both architectures the filter compiles for.)
+    let calls = [libc::SYS_splice, libc::SYS_tee, libc::SYS_sendfile];
+    compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::EINVAL)
 }
 
 /// Raising a socket's send buffer (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything,
@@ -877,17 +899,17 @@ mod tests {
         assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
         // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 7);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 7);
+        assert_eq!(super::plain_build_memory_filter().len(), 8);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 8);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 9 } else { memory };
+            let own = if build { 10 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 15));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (13, 16));
         }
     }
 }
