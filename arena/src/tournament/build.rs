@@ -74,28 +74,81 @@ const MEMORY_EVERY: Duration = Duration::from_millis(100);
 /// times that left it unwatched long enough to hold 1.4 GiB under a `build_memory_mb` of 1,024
 /// for some 20 s.
 const MEMORY_WAIT_AT_MOST: Duration = Duration::from_millis(500);
-/// The longest one look at a summed build's memory may take: past it, the build is stopped (no
-/// honest build holds so many processes, files or sockets that a look takes so long, and while
-/// the arena looks the build is not watched).
+/// The most CPU time one look at a summed build's memory may take the looking thread (its
+/// `CLOCK_THREAD_CPUTIME_ID`: what the look itself costs, whatever else the machine runs): past
+/// it, the build is stopped (no honest build holds so many processes, files or sockets that a
+/// look costs so much, and while the arena looks the build is not watched). Timed by the wall
+/// clock, a thrashing or loaded machine, slow to give the arena's thread the CPU, could stop an
+/// honest build for what is no fault of its own.
 const MEMORY_LOOK_AT_MOST: Duration = Duration::from_secs(2);
+/// The longest one look at a summed build's memory may take by the wall clock, however little of
+/// the CPU it took: a backstop, ten times [`MEMORY_LOOK_AT_MOST`], for a look the build keeps
+/// waiting (on a lock of its processes' memory, say) rather than busy; past it, the build is
+/// stopped too, said so. (A look that never ends at all would still hold the arena: the look is
+/// made on the thread that watches the build.)
+const MEMORY_LOOK_WALL_AT_MOST: Duration = Duration::from_secs(20);
+
+/// How long one look at a summed build's memory took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct LookTook {
+    /// The looking thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`).
+    cpu: Duration,
+    /// The wall clock's.
+    wall: Duration,
+}
 
 /// What the arena does next about a summed build's memory, given how long its last look took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum NextLook {
     /// Looks again once this long has passed since the last look ended.
     After(Duration),
-    /// Stops the build: the last look took longer than [`MEMORY_LOOK_AT_MOST`].
-    TooSlow,
+    /// Stops the build: the last look took more of the CPU than [`MEMORY_LOOK_AT_MOST`], or
+    /// longer on the wall clock than [`MEMORY_LOOK_WALL_AT_MOST`].
+    TooSlow(LookTook),
 }
 
-/// The wait before the next look at a summed build's memory: four times the last look (at most
-/// a fifth of the arena's time goes to looking), at least [`MEMORY_EVERY`] and at most
-/// [`MEMORY_WAIT_AT_MOST`]; or [`NextLook::TooSlow`] past [`MEMORY_LOOK_AT_MOST`].
-fn next_memory_look(last_look: Duration) -> NextLook {
-    if last_look > MEMORY_LOOK_AT_MOST {
-        NextLook::TooSlow
+/// The wait before the next look at a summed build's memory: four times the last look on the
+/// wall clock (at most a fifth of the arena's time goes to looking, and a machine that is slow to
+/// run the looks is looked at less often), at least [`MEMORY_EVERY`] and at most
+/// [`MEMORY_WAIT_AT_MOST`]; or [`NextLook::TooSlow`] where the last look took more CPU time than
+/// [`MEMORY_LOOK_AT_MOST`], or more wall clock time than [`MEMORY_LOOK_WALL_AT_MOST`].
+fn next_memory_look(last_look: LookTook) -> NextLook {
+    if last_look.cpu > MEMORY_LOOK_AT_MOST || last_look.wall > MEMORY_LOOK_WALL_AT_MOST {
+        NextLook::TooSlow(last_look)
     } else {
-        NextLook::After(last_look.saturating_mul(4).clamp(MEMORY_EVERY, MEMORY_WAIT_AT_MOST))
+        NextLook::After(last_look.wall.saturating_mul(4).clamp(MEMORY_EVERY, MEMORY_WAIT_AT_MOST))
+    }
+}
+
+/// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`: in the kernel on its
+/// behalf too, where a look's reading of `/proc` goes); zero where that clock cannot be read
+/// (then only [`MEMORY_LOOK_WALL_AT_MOST`] stops a slow look).
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes only the timespec it is given.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
+}
+
+/// Why a look at a summed build's memory stopped it, for its message: the CPU time it took, or
+/// the wall clock's where that was past its backstop and the CPU time was not.
+fn too_slow_why(took: LookTook) -> String {
+    if took.cpu > MEMORY_LOOK_AT_MOST {
+        format!(
+            "a look at its memory took {:.1} s of the arena's CPU, more than {} s",
+            took.cpu.as_secs_f64(),
+            MEMORY_LOOK_AT_MOST.as_secs()
+        )
+    } else {
+        format!(
+            "a look at its memory took {:.1} s by the clock, more than {} s, though only {:.1} s of the arena's CPU: \
+             its processes kept the look waiting, or the machine is badly overloaded",
+            took.wall.as_secs_f64(),
+            MEMORY_LOOK_WALL_AT_MOST.as_secs(),
+            took.cpu.as_secs_f64()
+        )
     }
 }
 
@@ -201,8 +254,9 @@ enum Ended {
     Disk(String),
     /// Its processes held more memory together than its box's limit (in MiB).
     Memory(u64),
-    /// A look at its memory took this long (more than [`MEMORY_LOOK_AT_MOST`]).
-    Unmeasurable(Duration),
+    /// A look at its memory took this long (more than [`MEMORY_LOOK_AT_MOST`] of the CPU, or
+    /// [`MEMORY_LOOK_WALL_AT_MOST`] by the clock).
+    Unmeasurable(LookTook),
 }
 
 /// A bot's earlier builds, for the cap across runs: its name (for the message), and what they
@@ -1146,7 +1200,7 @@ fn run_boxed(
     let proportional = std::env::var_os(WITHOUT_PSS).is_none();
     // (A look at many processes takes a while: as for the disk, at most a fifth of the time goes
     // to looking. 2,000 processes looked at every 100 ms cost the arena 7 s of CPU in 14.)
-    let (mut memory_looked, mut memory_look) = (start, Duration::ZERO);
+    let (mut memory_looked, mut memory_look) = (start, LookTook::default());
     // (A large folder takes a while to walk: at most a fifth of the time goes to walking it.)
     let (mut measured, mut walk, mut looked) = (start, Duration::ZERO, start);
     let status = loop {
@@ -1168,13 +1222,14 @@ fn run_boxed(
                     return None;
                 }
                 match next_memory_look(memory_look) {
-                    NextLook::TooSlow => return Some(Ended::Unmeasurable(memory_look)),
+                    NextLook::TooSlow(took) => return Some(Ended::Unmeasurable(took)),
                     NextLook::After(wait) if memory_looked.elapsed() < wait => return None,
                     NextLook::After(_) => {}
                 }
                 memory_looked = Instant::now();
+                let cpu = thread_cpu();
                 let over = handle.build_out_of_memory(proportional);
-                memory_look = memory_looked.elapsed();
+                memory_look = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: memory_looked.elapsed() };
                 memory_looked = Instant::now();
                 over.then(|| Ended::Memory(handle.memory_limit_mb()))
             })
@@ -1206,11 +1261,9 @@ fn run_boxed(
                          build_memory_mb"
                     )),
                     Some(Ended::Unmeasurable(took)) => other(format!(
-                        "build `{build}` holds too many processes, files or sockets to be measured (a look at its \
-                         memory took {:.1} s, more than {} s): no build needs so many; build with fewer jobs at \
-                         once (make -j1, cargo build -j1)",
-                        took.as_secs_f64(),
-                        MEMORY_LOOK_AT_MOST.as_secs()
+                        "build `{build}` holds too many processes, files or sockets to be measured ({}): no build \
+                         needs so many; build with fewer jobs at once (make -j1, cargo build -j1)",
+                        too_slow_why(took)
                     )),
                     _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                 });
@@ -1625,19 +1678,51 @@ mod tests {
 
     /// The wait between two looks at a summed build's memory is four times the last look, but
     /// never more than half a second (a build whose looks took 15 s was unwatched long between
-    /// them, and held 1.4 GiB under 1,024 so), nor less than a tenth; a look of more
-    /// than 2 s stops the build. The control: a quick look waits the tenth, as before.
+    /// them, and held 1.4 GiB under 1,024 so), nor less than a tenth; a look of more than 2 s of
+    /// the CPU stops the build, and one of more than 20 s by the clock, however little CPU it
+    /// took. The control: a look slow only by the clock (a loaded machine's: 5 s of the wall
+    /// clock, a tenth of a second of CPU) measures on, half a second later.
     #[test]
     fn a_slow_look_at_a_builds_memory_waits_half_a_second_at_most_and_a_very_slow_one_stops_it() {
         let ms = Duration::from_millis;
-        assert_eq!(next_memory_look(ms(1)), NextLook::After(ms(100)), "the control: a quick look");
-        assert_eq!(next_memory_look(ms(50)), NextLook::After(ms(200)));
-        assert_eq!(next_memory_look(ms(125)), NextLook::After(ms(500)));
-        assert_eq!(next_memory_look(ms(1_000)), NextLook::After(ms(500)), "not 4 s");
-        assert_eq!(next_memory_look(ms(2_000)), NextLook::After(ms(500)), "2 s is still measured");
-        assert_eq!(next_memory_look(ms(2_001)), NextLook::TooSlow);
-        assert_eq!(next_memory_look(Duration::from_secs(15)), NextLook::TooSlow, "the red team's look");
-        assert_eq!(next_memory_look(Duration::MAX), NextLook::TooSlow);
+        let took = |cpu: u64, wall: u64| LookTook { cpu: ms(cpu), wall: ms(wall) };
+        assert_eq!(next_memory_look(took(1, 1)), NextLook::After(ms(100)), "the control: a quick look");
+        assert_eq!(next_memory_look(took(50, 50)), NextLook::After(ms(200)));
+        assert_eq!(next_memory_look(took(125, 125)), NextLook::After(ms(500)));
+        assert_eq!(next_memory_look(took(1_000, 1_000)), NextLook::After(ms(500)), "not 4 s");
+        assert_eq!(next_memory_look(took(2_000, 2_000)), NextLook::After(ms(500)), "2 s is still measured");
+        assert_eq!(next_memory_look(took(2_001, 2_001)), NextLook::TooSlow(took(2_001, 2_001)));
+        let red = took(15_000, 15_000);
+        assert_eq!(next_memory_look(red), NextLook::TooSlow(red), "the red team's look");
+        let loaded = took(100, 5_000);
+        assert_eq!(next_memory_look(loaded), NextLook::After(ms(500)), "the control: a loaded machine's look");
+        assert_eq!(next_memory_look(took(2_000, 20_000)), NextLook::After(ms(500)), "20 s by the clock is measured");
+        let waiting = took(100, 20_001);
+        assert_eq!(next_memory_look(waiting), NextLook::TooSlow(waiting), "the backstop");
+        let never = LookTook { cpu: Duration::ZERO, wall: Duration::MAX };
+        assert_eq!(next_memory_look(never), NextLook::TooSlow(never));
+        assert!(too_slow_why(red).contains("15.0 s of the arena's CPU, more than 2 s"), "{}", too_slow_why(red));
+        let why = too_slow_why(waiting);
+        assert!(why.contains("20.0 s by the clock, more than 20 s, though only 0.1 s of the arena's CPU"), "{why}");
+    }
+
+    /// The looking thread's CPU time counts what it runs, not what the wall clock passes while it
+    /// waits: a tenth of a second asleep adds little (less than half of it), and the control, a
+    /// tenth of a second busy, adds some.
+    #[test]
+    fn the_looks_clock_counts_the_threads_cpu_not_its_waits() {
+        let before = thread_cpu();
+        std::thread::sleep(Duration::from_millis(100));
+        let slept = thread_cpu().saturating_sub(before);
+        assert!(slept < Duration::from_millis(50), "asleep: {slept:?}");
+        let before = thread_cpu();
+        let began = Instant::now();
+        let mut spin = 0u64;
+        while began.elapsed() < Duration::from_millis(100) {
+            spin = std::hint::black_box(spin.wrapping_add(1));
+        }
+        let busy = thread_cpu().saturating_sub(before);
+        assert!(busy > Duration::ZERO, "busy: {busy:?}");
     }
 
     /// A build whose box the machine could not prepare is the machine's fault, not the bot's
