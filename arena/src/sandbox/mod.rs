@@ -2497,12 +2497,13 @@ impl BoxHandle {
 
     /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
     /// see `sockets`), with what a build's pipes may hold where its memory is summed (see
-    /// `sockets::pipe_buffer`); 0 elsewhere. A plain build's descriptors are walked once for
+    /// `sockets::pipe_buffer`), and the kernel's objects behind each of its pipes and sockets
+    /// (`sockets::KERNEL_OBJECTS`); 0 elsewhere. A plain build's descriptors are walked once for
     /// both (`sockets::Descriptors`).
     fn in_buffers(&self, pid: i32) -> u64 {
         let pipes_counted = self.counts_pipes && self.memory_is_summed();
         let found = (pipes_counted || self.host_sockets.is_some()).then(|| sockets::Descriptors::of(&meter::tree(pid)));
-        let pipes = found.as_ref().filter(|_| pipes_counted).map_or(0, sockets::Descriptors::in_pipes);
+        let pipes = found.as_ref().filter(|_| pipes_counted).map_or(0, sockets::Descriptors::in_kernel);
         let sockets = match (&self.sockets, &self.host_sockets, &found) {
             (Some(meter), _, _) => meter.held().unwrap_or(0),
             (None, Some(host), Some(found)) => host.held_by(found).unwrap_or(0),
