@@ -37,6 +37,10 @@ fn duel_with_env(bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]
 /// [`duel_with_env`], the arena run by the command `wrapper` (its words before the arena's).
 fn duel_under(wrapper: &[&str], bot: &str, opponent: &str, extra: &[&str], env: &[(&str, &str)]) -> Run {
     let dir = tempfile::tempdir().unwrap();
+    if !wrapper.is_empty() {
+        // (A wrapper may run the arena as another user, who writes the replay here.)
+        std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    }
     let replay = dir.path().join("r.json");
     let map_arg = map("fire.txt");
     let replay_arg = replay.display().to_string();
@@ -750,6 +754,48 @@ fn cannot_page_its_memory_out_to_swap() {
     let run = duel_with(&pager, &bin("greedy"), &["--sandbox", "none"]);
     promises(&run, &pager, Some("invalid_move"), &[]);
     assert!(run.log.contains("page-out: madvise ok, process_madvise ok"), "{}", run.log);
+}
+
+/// A bot whose memory no cgroup holds (a plain one, or one in a box without a memory cgroup)
+/// wrote files of 32 MiB in its scratch folder, on the machine's disk, moved 4 KiB of each 2 MiB
+/// of them into pipes by reference (`splice`; `sendfile` into a pipe does the same) and deleted
+/// them: each page there holds its whole folio, up to 2 MiB, and a plain bot held about 1 GiB so
+/// under a limit of 64 (`zoo-attack hide-memory splice 1024`: the machine's free memory 873 MiB
+/// lower while it played, 1,018 MiB freed when it ended), which no process's resident set shows.
+/// Such a bot is refused `splice`, `tee` and `sendfile` now (`EINVAL`, on which what uses them
+/// copies instead): plain, with Landlock and without, and in a box without a memory cgroup (root
+/// only: the arena run as `nobody`, whose boxes have no cgroup). In a box with a memory cgroup
+/// they work: the cgroup keeps each page charged while a pipe holds it. The control: with the
+/// sandbox off all three work.
+#[test]
+fn cannot_splice_a_file_s_pages_into_a_pipe_where_no_memory_cgroup_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let splicer = format!("{} splice", shared_copy(dir.path(), &bin("zoo-attack")));
+    let roomy = ["--startup-ms", "5000", "--move-ms", "2000"];
+    let refused = "splice: splice EINVAL, sendfile EINVAL, tee EINVAL";
+    let taken = "splice: splice ok, sendfile ok, tee ok";
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&splicer, &greedy, &[&["--sandbox", "plain"][..], &roomy].concat(), env);
+        promises(&run, &splicer, None, &[]);
+        assert!(run.log.contains(refused), "{env:?}: {}", run.log);
+    }
+    let run = duel_with(&splicer, &greedy, &[&["--require-sandbox"][..], &roomy].concat());
+    let cgroup = memory_cgroup(&run.stderr);
+    promises(&run, &splicer, cgroup.then_some("invalid_move"), &[]);
+    assert!(run.log.contains(if cgroup { taken } else { refused }), "a box (memory cgroup {cgroup}): {}", run.log);
+    if !skipped_unless_root("runs the arena as nobody, whose boxes have no memory cgroup") {
+        let nobody = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
+        let run = duel_under(&nobody, &splicer, &greedy, &[&["--require-sandbox"][..], &roomy].concat(), &[]);
+        assert!(!memory_cgroup(&run.stderr), "nobody's box has no memory cgroup: {}", run.stderr);
+        promises(&run, &splicer, None, &[]);
+        assert!(run.log.contains(refused), "a box without a memory cgroup: {}", run.log);
+    }
+    // The control: with the sandbox off, the kernel takes all three.
+    let run = duel_with(&splicer, &greedy, &[&["--sandbox", "none"][..], &roomy].concat());
+    promises(&run, &splicer, Some("invalid_move"), &[]);
+    assert!(run.log.contains(taken), "{}", run.log);
 }
 
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a

@@ -367,6 +367,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "flood-at-end" => {}
         "hide-memory" => worked = hide_memory(&arg(1), arg(2).parse().unwrap_or(192)),
         "page-out" => worked = page_out(),
+        "splice" => worked = splice_calls(),
         "userns" => worked = user_namespace(),
         "sysv-ipc" => worked = system_v_ipc(),
         "mq-left" => worked = posix_queue_left(&arg(1)),
@@ -1399,7 +1400,7 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// anonymous mapping; `zero`, the same made by mapping `/dev/zero` shared. The last three are
 /// filled 4 MiB at a time, each let go of at once with `MADV_DONTNEED`: the pages stay in the
 /// segment or mapping, out of the child's resident set.
-/// `vmsplice`, see [`vmsplice_piece`]. `sockets`, see [`socket_piece`]. `page-tables`, see
+/// `vmsplice`, see [`vmsplice_piece`]. `splice`, see [`splice_piece`]. `sockets`, see [`socket_piece`]. `page-tables`, see
 /// [`page_tables_piece`].
 /// `page-out`, a private mapping filled 4 MiB at a time, each pushed out to swap at once (see
 /// [`page_out_own`]): on a machine with swap, out of the child's resident set too.
@@ -1501,6 +1502,7 @@ fn hold_piece(how: &str) -> bool {
                 });
             }
             "vmsplice" => return vmsplice_piece(),
+            "splice" => return splice_piece(),
             "sockets" => return socket_piece(),
             "page-tables" => return page_tables_piece(),
             _ => return false,
@@ -1848,4 +1850,85 @@ fn socket_piece() -> bool {
     }
     eprintln!("sockets: 32 MiB queued in {pairs} pairs, send buffers of {sndbuf} bytes");
     true
+}
+
+/// A new file of `len` bytes (ones, a multiple of 2 MiB) in the bot's temporary folder
+/// (`TMPDIR`: a plain bot's scratch folder, on the machine's disk; a box's `/tmp`), written, open
+/// to read; deleted by the caller.
+fn scratch_file(name: &str, len: usize) -> Option<(std::fs::File, std::path::PathBuf)> {
+    let path = std::env::temp_dir().join(format!("zoo-{name}-{}", std::process::id()));
+    let mut file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path).ok()?;
+    // (Written 2 MiB at a time: ext4 makes a folio of each write, up to 2 MiB.)
+    let block = vec![1u8; 2 << 20];
+    let written = (0..len >> 21).all(|_| file.write_all(&block).is_ok());
+    if !written {
+        let _ = std::fs::remove_file(&path);
+        return None;
+    }
+    Some((file, path))
+}
+
+/// The `splice` piece of [`hide_memory`]: a file of 32 MiB written in its temporary folder, 4 KiB
+/// of each 2 MiB of it moved into one pipe (its 16 slots) by `splice`, by reference, then the
+/// file deleted: on a file system with large folios (ext4 since Linux 6.16) each slot holds its
+/// whole folio, up to 2 MiB, which no process's resident set shows and no file's size either.
+/// Whether each splice was made.
+fn splice_piece() -> bool {
+    const HUGE: usize = 2 << 20;
+    let Some((file, path)) = scratch_file("splice", HIDDEN_PIECE) else { return false };
+    // (Written out first, as where it was measured: see `arena/src/sandbox/syscalls.rs`.)
+    let _ = file.sync_all();
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    let mut ends = [0; 2];
+    // SAFETY: pipe writes two descriptors into the array; splice reads the file's descriptor
+    // at the offset given, into the pipe's writing end.
+    let spliced = unsafe {
+        if libc::pipe(ends.as_mut_ptr()) != 0 {
+            return false;
+        }
+        let spliced = (0..HIDDEN_PIECE).step_by(HUGE).filter(|&at| {
+            let mut at = at as libc::loff_t;
+            libc::splice(fd, &mut at, ends[1], std::ptr::null_mut(), 4096, libc::SPLICE_F_NONBLOCK) == 4096
+        });
+        spliced.count()
+    };
+    let _ = std::fs::remove_file(&path);
+    spliced == HIDDEN_PIECE / HUGE
+}
+
+/// `splice`: whether it may move a file's pages into a pipe by reference (a page of a file of
+/// 4 MiB in its temporary folder by `splice`, another by `sendfile` into a pipe) or duplicate a
+/// pipe's page into another (`tee`), as it says on stderr (`splice: splice ok, sendfile EINVAL,
+/// …`); true where any of them was taken.
+fn splice_calls() -> bool {
+    let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+    let Some((file, path)) = scratch_file("splice-calls", 4 << 20) else {
+        eprintln!("splice: no file of 4 MiB in {}", std::env::temp_dir().display());
+        return false;
+    };
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    let mut pipes = [[0; 2]; 3];
+    // SAFETY: pipe writes two descriptors into each array; splice, sendfile, write and tee take
+    // this process's own descriptors, offsets and a buffer of the length given.
+    let said = unsafe {
+        if pipes.iter_mut().any(|p| libc::pipe(p.as_mut_ptr()) != 0) {
+            return false;
+        }
+        let mut at: libc::loff_t = 2 << 20;
+        let spliced = libc::splice(fd, &mut at, pipes[0][1], std::ptr::null_mut(), 4096, libc::SPLICE_F_NONBLOCK);
+        let spliced = (spliced == 4096, errno());
+        let mut from: libc::off_t = 0;
+        let sent = libc::sendfile(pipes[1][1], fd, &mut from, 4096);
+        let sent = (sent == 4096, errno());
+        let page = [7u8; 4096];
+        if libc::write(pipes[2][1], page.as_ptr().cast(), page.len()) != 4096 {
+            return false;
+        }
+        let teed = libc::tee(pipes[2][0], pipes[1][1], 4096, libc::SPLICE_F_NONBLOCK);
+        [spliced, sent, (teed == 4096, errno())]
+    };
+    let _ = std::fs::remove_file(&path);
+    let [splice, sendfile, tee] = said.map(|(ok, errno)| answer(ok, errno));
+    eprintln!("splice: splice {splice}, sendfile {sendfile}, tee {tee}");
+    said.iter().any(|&(ok, _)| ok)
 }
