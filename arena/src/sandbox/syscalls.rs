@@ -184,9 +184,9 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
 /// `memfd_create` files filled with `fallocate` (each under its file size limit), in
 /// `memfd_secret` files, in shared anonymous mappings its children let go of, and in pipes
 /// (`vmsplice`), and played on (`tests/zoo.rs`); and about 1 GiB in pipes holding the pages of
-/// files it wrote in its scratch folder and deleted (`splice`). A build is refused them too, but SysV
-/// `shmget` (a plain one all System V IPC, see [`system_v_filter`]) and `MADV_PAGEOUT`, and may
-/// raise its sockets' send buffers (see [`plain_build_memory_filter`]).
+/// files it wrote in its scratch folder and deleted (`splice`). A build is refused them too, but
+/// SysV `shmget` (a plain one all System V IPC, see [`system_v_filter`]) and `MADV_PAGEOUT`, and
+/// may raise its sockets' send buffers (see [`plain_build_memory_filter`]).
 fn plain_bot_memory_filters() -> Vec<BpfProgram> {
     uncounted_memory_filters()
 }
@@ -300,14 +300,16 @@ fn pipe_size_lock() -> Option<BpfProgram> {
 /// `write`) holds only its own pages. `tee` only duplicates what a pipe holds, but with `splice`
 /// refused it has no honest use either. `EINVAL` and not `ENOSYS`: it is what the kernel answers
 /// for descriptors that cannot be spliced (a socket or file without the operation), which every
-/// user of these calls must handle already by copying instead: Rust's `std::io::copy` and
-/// Python's `shutil.copyfile` fall back to `read` and `write` on it (on `ENOSYS` too). No compiler or build tool was seen to use them (`strace` of `make -j4`
-/// of a C++ project, `cc`, `cargo build`, `python3 -m py_compile`, `cp`: `cp` uses
-/// `copy_file_range`, between two files, which no pipe can be), nor an honest bot (`strace` of a
-/// duel of each: the sample bots in Rust and C++, the starter kits' Python and C++ greedy, a Java
-/// bot). A bot whose memory no cgroup holds is refused them too (see
-/// [`uncounted_memory_filters`]): a plain one held about 1 GiB so under a limit of 64. `None`
-/// where it does not compile (said).
+/// user of these calls must handle already by copying instead: Rust's `std::io::copy` and Python's
+/// `shutil.copyfile` fall back to `read` and `write` on it (on `ENOSYS` too). No compiler or build
+/// tool was seen to use them (`strace` of `make -j4` of a C++ project, `cc`, `cargo build`,
+/// `python3 -m py_compile`, `cp`: `cp` uses `copy_file_range`, between two files, which no pipe can
+/// be), nor an honest bot (`strace` of a duel of each: the sample bots in Rust and C++, the starter
+/// kits' Python and C++ greedy, a Java bot); Java's `Files.copy` and `FileChannel.transferTo`
+/// (OpenJDK 17) use `sendfile` between two files, and copy instead on `EINVAL`: a plain Java bot's
+/// copies came out whole with these refused, as a Python bot's `shutil.copyfile`'s did. A bot whose
+/// memory no cgroup holds is refused them too (see [`uncounted_memory_filters`]): a plain one held
+/// about 1 GiB so under a limit of 64. `None` where it does not compile (said).
 fn splice_lock() -> Option<BpfProgram> {
     // (`sendfile` is the 64-bit call on both architectures the filter compiles for.)
     let calls = [libc::SYS_splice, libc::SYS_tee, libc::SYS_sendfile];
@@ -658,27 +660,27 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// (`splice`, `tee` and `sendfile` fail with `EINVAL`, see [`splice_lock`]: a plain bot wrote
 /// files of 32 MiB in its scratch folder, on the machine's disk, spliced 4 KiB of each 2 MiB of
 /// them into pipes and deleted them, and held about 1 GiB so under a limit of 64, 1,018 MiB
-/// freed when it ended; its processes' resident sets showed none of it). (`MADV_COLD` stays: it only marks pages first to go when the
-/// machine is short; what the kernel swaps out then, the monitor counts, see `meter::usage`.) The
-/// data queued in its sockets the monitor counts too (see `sockets`: a bot held 1,883 MiB in unix
-/// socket pairs so), exactly for each socket open, and at the most one can hold for each closed
-/// one whose data waits at its peer: so that this is little, raising a socket's send buffer
-/// (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything, as the locks of [`bot_filters`]
-/// (at the system's default, 208 KiB, a socket holds about 0.5 MiB at most; raised, 8 MiB and
-/// more); sockets themselves stay (Python's `asyncio` needs a socket pair), but of the unix and
-/// netlink families only, those the monitor dumps: an IP socket fails with `EAFNOSUPPORT`, as on a
-/// kernel without IP (a box's network has no way out anyway; what 14,400 UDP sockets held in
-/// their options, 1.14 GiB, went unseen). With a memory cgroup
-/// that holds all of it (swap counted, or none on the machine) all of it is charged to the box:
-/// allowed. So is `splice`: the cgroup charges a file's page to the cgroup that first brought it
-/// into memory (the box, for the files it writes) and keeps it charged until the page is freed,
-/// not when its file is deleted, and a pipe's reference keeps it from being freed: a process of
-/// a cgroup of 4 GiB that spliced 16 pages of 2 MiB folios into each of 32 pipes and deleted the
-/// file was charged 1,026 MiB while it held the pipes and 2 MiB once it closed them; in a cgroup
-/// of 64 MiB the same held 60 MiB, the rest reclaimed before it was spliced (this 6.18 kernel,
-/// cgroup v1 memory). (Pages of a file someone else brought into memory, a system library the
-/// box may read, stay charged to that someone; a pipe keeps them from being reclaimed, but they
-/// are a file's that stays, at most its size.)
+/// freed when it ended; its processes' resident sets showed none of it). (`MADV_COLD` stays: it
+/// only marks pages first to go when the machine is short; what the kernel swaps out then, the
+/// monitor counts, see `meter::usage`.) The data queued in its sockets the monitor counts too (see
+/// `sockets`: a bot held 1,883 MiB in unix socket pairs so), exactly for each socket open, and at
+/// the most one can hold for each closed one whose data waits at its peer: so that this is little,
+/// raising a socket's send buffer (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything, as
+/// the locks of [`bot_filters`] (at the system's default, 208 KiB, a socket holds about 0.5 MiB at
+/// most; raised, 8 MiB and more); sockets themselves stay (Python's `asyncio` needs a socket pair),
+/// but of the unix and netlink families only, those the monitor dumps: an IP socket fails with
+/// `EAFNOSUPPORT`, as on a kernel without IP (a box's network has no way out anyway; what 14,400
+/// UDP sockets held in their options, 1.14 GiB, went unseen). With a memory cgroup that holds all
+/// of it (swap counted, or none on the machine) all of it is charged to the box: allowed. So is
+/// `splice`: the cgroup charges a file's page to the cgroup that first brought it into memory (the
+/// box, for the files it writes) and keeps it charged until the page is freed, not when its file is
+/// deleted, and a pipe's reference keeps it from being freed: a process of a cgroup of 4 GiB that
+/// spliced 16 pages of 2 MiB folios into each of 32 pipes and deleted the file was charged 1,026
+/// MiB while it held the pipes and 2 MiB once it closed them; in a cgroup of 64 MiB the same held
+/// 60 MiB, the rest reclaimed before it was spliced (this 6.18 kernel, cgroup v1 memory). (Pages of
+/// a file someone else brought into memory, a system library the box may read, stay charged to that
+/// someone; a pipe keeps them from being reclaimed, but they are a file's that stays, at most its
+/// size.)
 fn uncounted_memory_filters() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
