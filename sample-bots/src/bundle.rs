@@ -34,6 +34,13 @@ struct Cut<T> {
     walk: T,
 }
 
+impl<T> Cut<T> {
+    /// The walk's priced value at `prices` (its value less the prices of what it takes).
+    fn walk_at(&self, prices: &[f64]) -> f64 {
+        self.value - self.takes.iter().map(|&(k, times)| times * prices[k]).sum::<f64>()
+    }
+}
+
 /// The cuts kept, and the proximity weight `t` (the model's minimum is penalised by
 /// `|λ - centre|² / 2t`).
 pub struct Bundle<T> {
@@ -100,6 +107,14 @@ impl<T> Bundle<T> {
         self.cuts.retain(|cut| keep(&cut.walk));
     }
 
+    /// The walks kept, oldest first, each with its cut's value at `prices`: for tests, which
+    /// check the cuts the relaxation adds and the walks it keeps.
+    #[cfg(test)]
+    pub(crate) fn cuts_at<'a>(&'a self, prices: &'a [f64]) -> impl Iterator<Item = (f64, &'a T)> + 'a {
+        let all: f64 = prices.iter().sum();
+        self.cuts.iter().map(move |cut| (all + cut.walk_at(prices), &cut.walk))
+    }
+
     /// Longer steps after one that found a better bound, shorter after one that did not.
     pub fn found_better(&mut self, better: bool) {
         self.t = (self.t * if better { LONGER } else { SHORTER }).clamp(MIN_T, MAX_T);
@@ -164,11 +179,7 @@ impl<T> Bundle<T> {
         }
         let prices: Vec<f64> = x[..n].iter().map(|&l| l.max(0.0)).collect();
         // The model's value at the (clamped) prices, from the cuts themselves.
-        let best_walk = self
-            .cuts
-            .iter()
-            .map(|cut| cut.value - cut.takes.iter().map(|&(k, times)| times * prices[k]).sum::<f64>())
-            .fold(f64::NEG_INFINITY, f64::max);
+        let best_walk = self.cuts.iter().map(|cut| cut.walk_at(&prices)).fold(f64::NEG_INFINITY, f64::max);
         Some(Proposal { model: prices.iter().sum::<f64>() + best_walk, prices, work })
     }
 }

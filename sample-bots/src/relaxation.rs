@@ -1492,6 +1492,58 @@ pub(crate) mod tests {
         assert_eq!(relaxation.repeated(), Vec::new());
     }
 
+    /// With the bundle and a memory grown by laps: each step's walk, kept as a cut, is the best
+    /// of the walks kept at the prices it was solved at (a cut of the wrong sign or value is
+    /// not), and once the memory grows, no walk kept goes round a lap it forbids (every cell of
+    /// the lap remembering the lap's resource). Control: on these maps the memory grows and
+    /// walks are dropped, so the second check is not empty.
+    #[test]
+    fn the_bundle_keeps_each_steps_walk_and_only_the_walks_the_memory_allows() {
+        let ring = "ARENA 3 3 30\n0 0\n2 0\n2 2\nMAP\n0 5 5\n5 W 5\n0 5 0\nEND_MAP\nSTREAM\n";
+        let mut seed = 11;
+        let mut problems = vec![Problem::of_test(&MapSpec::parse(ring).expect("a valid map"))];
+        problems.extend((0..60).map(|_| random_problem(&mut seed)));
+        let (mut cuts, mut dropped) = (0, 0);
+        for problem in problems {
+            let model = Model::new(problem);
+            let Some(mut relaxation) = Relaxation::new(&model) else { continue };
+            relaxation.use_bundle();
+            for step in 0..40 {
+                if step == 10 {
+                    relaxation.remember(1);
+                    relaxation.forbid_laps(8, usize::MAX);
+                }
+                let prices: Vec<f64> = relaxation.resources.iter().map(|&i| relaxation.prices[i]).collect();
+                let (kept, width) = relaxation.bundle.as_ref().map_or((0, 0), |b| (b.bundle.len(), b.width));
+                let more = relaxation.tighten(0).1;
+                let (Some(state), Some(memory)) = (&relaxation.bundle, &relaxation.memory) else { continue };
+                let values: Vec<(f64, &Laps)> = state.bundle.cuts_at(&prices).collect();
+                if let Some((last, _)) = values.last() {
+                    let best = values.iter().map(|v| v.0).fold(f64::NEG_INFINITY, f64::max);
+                    assert!(
+                        *last >= best - 1e-6 * best.abs().max(1.0),
+                        "the step's walk is the best at its prices: {last} < {best}"
+                    );
+                    cuts += 1;
+                }
+                for (_, laps) in &values {
+                    for (i, cells) in laps.iter() {
+                        assert!(
+                            !cells.iter().all(|&c| memory.items[c].contains(i)),
+                            "a walk round a forbidden lap is kept"
+                        );
+                    }
+                }
+                dropped += usize::from(state.width != width && state.bundle.len() < (kept + 1).min(BUNDLE_WALKS));
+                if !more {
+                    break;
+                }
+            }
+        }
+        assert!(cuts > 100, "enough steps to mean something ({cuts})");
+        assert!(dropped > 0, "the control: a memory grew and dropped walks");
+    }
+
     /// Solving only the live states changes neither the bound nor any cost-to-go an exact or a
     /// beam search asks for, against a relaxation that solves every state whose cell can be
     /// reached by then and reach the final with Jump (as before the live states). Control: without the power-ups a search marks as taken (cleared, or out of
