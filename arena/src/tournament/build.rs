@@ -390,11 +390,14 @@ pub fn run_until(
     let created = outputs.iter().filter(|p| !before.contains_key(*p)).cloned().collect();
     let signal = result.as_ref().err().and_then(|f| f.signal);
     // (A build that failed as the run ended is said to have been stopped, not to have failed:
-    // the run records none of its builds then.)
+    // the run records none of its builds then. One that died of a signal the run's end sends
+    // with the arena may have died before the arena saw its own: it waits a moment for it, as
+    // the run does before it records anything, `versions::cut_short`.)
+    let by_the_end = signal.is_some_and(|s| super::ENDING_SIGNALS.contains(&s));
     let ended = match &result {
         Ok(()) => BuildEnd::Built,
         Err(f) if f.machine => BuildEnd::Machine,
-        Err(_) if ending() => BuildEnd::Stopped,
+        Err(_) if ending() || (by_the_end && super::ending_within_a_moment(ending)) => BuildEnd::Stopped,
         Err(_) => BuildEnd::Failed,
     };
     // What the builds have added, this one's growth (or shrinking) included, as it is left
