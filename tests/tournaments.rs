@@ -1926,6 +1926,77 @@ fn a_summed_build_cannot_splice_a_files_pages_into_its_pipes() {
     assert_eq!(said("none", &[]), ["sendfile-ok", "splice-ok", "tee-ok"], "the control, without the sandbox");
 }
 
+/// Asks for an inotify instance (`inotify_init1`, and `inotify_init` where there is one), watches
+/// its folder with it and queues an event, and asks for a fanotify group (its unprivileged
+/// `FAN_REPORT_FID` mode); says how each went in the name of a file it makes (`inotify1-ok` or
+/// `inotify1-ERRNO`, `inotify-`, `fanotify-`), as [`SPLICE_C`].
+const NOTIFY_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static void say(const char *what, long done) {
+    char name[64];
+    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    int fd = inotify_init1(IN_NONBLOCK);
+    if (fd >= 0 && inotify_add_watch(fd, ".", IN_CREATE) < 0) { perror("inotify_add_watch"); return 1; }
+    say("inotify1", fd);
+#ifdef SYS_inotify_init
+    say("inotify", syscall(SYS_inotify_init));
+#endif
+    say("fanotify", fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID, O_RDONLY));
+    return 0;
+}
+"#;
+
+/// What [`NOTIFY_C`] said, by the names of the files it left.
+fn notify_said(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut said: Vec<String> =
+        names.filter(|n| ["inotify1-", "inotify-", "fanotify-"].iter().any(|p| n.starts_with(p))).collect();
+    said.sort();
+    said
+}
+
+/// A build whose memory the arena sums queued inotify events, each with a file's name, in kernel
+/// memory no process's set shows: 128 instances of 16,384 events each held 1.04 GiB under a
+/// `build_memory_mb` of 64, plain and in a box. Such a build is refused inotify and fanotify now
+/// (`ENOSYS`, as a bot's box, and as on a kernel without them), plain (with Landlock and without)
+/// and in a box without a memory cgroup (root only: the arena run as nobody). The control: with
+/// the sandbox off inotify works.
+#[test]
+fn a_summed_build_cannot_queue_inotify_events() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "notify", NOTIFY_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./notify", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        notify_said(files.iter().map(|f| f.0.clone()))
+    };
+    let calls: &[&str] =
+        if cfg!(target_arch = "x86_64") { &["fanotify", "inotify", "inotify1"] } else { &["fanotify", "inotify1"] };
+    let refused: Vec<String> = calls.iter().map(|c| format!("{c}-{}", libc::ENOSYS)).collect();
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let (student, listed, _) = built_by_nobody("notify", NOTIFY_C, "./notify; ls > said", "", "require");
+        let said = notify_said(listed.lines().map(str::to_string));
+        assert!(
+            student["failure"].is_null() && said == refused,
+            "in a box without a memory cgroup: {student} {said:?}"
+        );
+    }
+    let control = said("none", &[]);
+    assert!(control.contains(&"inotify1-ok".to_string()), "the control, without the sandbox: {control:?}");
+}
+
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
 /// held by the kernel, in no process's resident set), says how many MiB, and holds them its
 /// second argument's seconds; with a third argument, first makes itself not dumpable (its

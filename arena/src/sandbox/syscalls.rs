@@ -25,7 +25,9 @@
 //! forms), and notices of another's use of a file (`inotify_init`, `inotify_init1` and
 //! `fanotify_init`, whose unprivileged `FAN_REPORT_FID` mode works in a box; `fcntl`'s
 //! `F_NOTIFY`): a channel between opponents, or between a tournament's matches. Builds keep
-//! them: cargo and make lock their own files.
+//! the locks: cargo and make lock their own files. A build whose memory the arena sums loses
+//! inotify and fanotify all the same (see [`notification_lock`]): their queued events are kernel
+//! memory no process's set shows.
 //!
 //! No box may make a socket of a family other than unix, IP and netlink
 //! ([`socket_family_filter`]): `AF_VSOCK` belongs to no network namespace.
@@ -218,7 +220,8 @@ fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::Backen
 /// mapped shared, is the same memory. And its sockets' send buffers cannot be raised
 /// ([`send_buffer_lock`]): what its sockets hold is counted with its memory; nor may it make a
 /// netlink socket ([`netlink_lock`]), whose answers no meter counts, nor resize a pipe
-/// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory); nor may its
+/// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory), nor queue events of
+/// inotify or fanotify ([`notification_lock`]); nor may its
 /// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
 /// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
 /// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
@@ -247,7 +250,8 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .chain(page_out)
                 .chain(netlink_lock())
                 .chain(pipe_size_lock())
-                .chain(splice_lock());
+                .chain(splice_lock())
+                .chain(notification_lock());
             absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
         })
         .clone()
@@ -314,6 +318,23 @@ fn splice_lock() -> Option<BpfProgram> {
     // (`sendfile` is the 64-bit call on both architectures the filter compiles for.)
     let calls = [libc::SYS_splice, libc::SYS_tee, libc::SYS_sendfile];
     compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::EINVAL)
+}
+
+/// `inotify_init`, `inotify_init1` and `fanotify_init` fail with `ENOSYS` (as on a kernel without
+/// them, and as in a bot's box, see [`bot_filters`]), for a build whose memory is summed: the
+/// events an instance queues, each with the name of the file it is about, are kernel memory no
+/// process's set shows, up to the machine's `max_queued_events` (16,384) for each of the user's
+/// `max_user_instances` (128): a red team's build held 1.04 GiB so (128 instances, 16,384 events
+/// each of a name of 250 bytes) under a `build_memory_mb` of 64, plain and in a box. No compiler or
+/// build tool was seen to use them (`strace` of `make -j4` of a C++ project, `cc`, `cargo build`,
+/// `python3 -m py_compile`, `javac`); a watcher that wants them (`cargo watch`) has no place in a
+/// build, and those that do fall back to polling where the kernel has none. `None` where it does
+/// not compile (said).
+fn notification_lock() -> Option<BpfProgram> {
+    let mut calls = vec![libc::SYS_inotify_init1, libc::SYS_fanotify_init];
+    #[cfg(target_arch = "x86_64")]
+    calls.push(libc::SYS_inotify_init);
+    compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
 }
 
 /// Raising a socket's send buffer (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything,
@@ -918,17 +939,17 @@ mod tests {
         assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
         // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 8);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 8);
+        assert_eq!(super::plain_build_memory_filter().len(), 9);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 9);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 10 } else { memory };
+            let own = if build { 11 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (14, 16));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (14, 17));
         }
     }
 }
