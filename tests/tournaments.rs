@@ -1997,6 +1997,60 @@ fn a_summed_build_cannot_queue_inotify_events() {
     assert!(control.contains(&"inotify1-ok".to_string()), "the control, without the sandbox: {control:?}");
 }
 
+/// Asks for an io_uring (`io_uring_setup`) and an AIO context (`io_setup`), and says how each went
+/// in the name of a file it makes (`uring-ok` or `uring-ERRNO`, `aio-`), as [`SPLICE_C`].
+const RINGS_C: &str = r#"#include <errno.h>
+#include <fcntl.h>
+#include <linux/aio_abi.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static void say(const char *what, long done) {
+    char name[64];
+    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    unsigned long params[15];
+    memset(params, 0, sizeof params);
+    say("uring", syscall(SYS_io_uring_setup, 4, params));
+    aio_context_t ctx = 0;
+    say("aio", syscall(SYS_io_setup, 64, &ctx));
+    return 0;
+}
+"#;
+
+/// A plain build Landlock did not confine (a kernel without it, or `ARENA_PLAIN_WITHOUT_LANDLOCK`)
+/// got none of a box's refusals but `clone3`'s: io_uring, whose `IORING_OP_SPLICE` went around
+/// the refused `splice` (518 MiB of a deleted file's pages held in pipes under a `build_memory_mb`
+/// of 64), AIO, kernel keyrings, `sched_setaffinity`. It gets them all now, as one Landlock
+/// confines: `io_uring_setup` and `io_setup` fail with `ENOSYS` without Landlock and with it. The
+/// control: with the sandbox off both work (io_uring where the kernel offers it).
+#[test]
+fn a_plain_build_without_landlock_gets_no_io_uring_nor_aio() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "rings", RINGS_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./rings", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        let mut said: Vec<String> =
+            files.into_iter().map(|f| f.0).filter(|n| n.starts_with("uring-") || n.starts_with("aio-")).collect();
+        said.sort();
+        said
+    };
+    let refused = [format!("aio-{}", libc::ENOSYS), format!("uring-{}", libc::ENOSYS)];
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without Landlock");
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    let control = said("none", &[]);
+    assert!(control.contains(&"aio-ok".to_string()), "the control, without the sandbox: {control:?}");
+    if io_uring_offered() {
+        assert!(control.contains(&"uring-ok".to_string()), "the control's io_uring: {control:?}");
+    }
+}
+
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
 /// held by the kernel, in no process's resident set), says how many MiB, and holds them its
 /// second argument's seconds; with a third argument, first makes itself not dumpable (its

@@ -472,24 +472,22 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 }
 
 /// The filters of a plain bot or build that Landlock does not confine (the kernel has none, or
-/// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): System V IPC ([`system_v_filter`]), which no limit of
-/// its user's holds (its segments outlive it, uncounted), a bot's memory filters
-/// ([`plain_bot_memory_filters`]), and a new user namespace ([`user_namespace_filter`], with
-/// `clone3` and the x32 numbers, which would pass it): in one of its own, a red team's plain bot
-/// without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit of 64. (The keeper's
-/// own namespaces, `super::mounts`, are made before.)
+/// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): a box's refusals ([`filter`]: io_uring, AIO, kernel
+/// keyrings, `sched_setaffinity`, and `clone3`, which would pass the user namespace filter), as
+/// a plain process Landlock confines gets them; System V IPC ([`system_v_filter`]), which no limit
+/// of its user's holds (its segments outlive it, uncounted), a bot's memory filters
+/// ([`plain_bot_memory_filters`]), or a build's, and a new user namespace
+/// ([`user_namespace_filter`], with the x32 numbers, which would pass it): in one of its own, a
+/// red team's plain bot without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit
+/// of 64. (The keeper's own namespaces, `super::mounts`, are made before.) Before 2026-12-07 it
+/// got `clone3`'s refusal alone of [`filter`]'s (they came in one at a time, for what a red team
+/// had done; nothing here needs Landlock for them to hold): a build without Landlock went around
+/// [`splice_lock`] with io_uring's `IORING_OP_SPLICE`, and held 518 MiB of a deleted file's pages
+/// in pipes under a `build_memory_mb` of 64.
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
     let memory = if build { plain_build_memory_filter().into_iter().collect() } else { plain_bot_memory_filters() };
-    let namespaces = x32_filter().into_iter().chain(clone3_filter()).chain(user_namespace_filter());
+    let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
     namespaces.chain(system_v_filter()).chain(memory).collect()
-}
-
-/// Refuses `clone3` (`ENOSYS`, as on a kernel before 5.3: glibc falls back to `clone`), whose
-/// flags are in memory the filter cannot read: the part of [`filter`] a plain process Landlock
-/// does not confine gets, so that [`user_namespace_filter`] holds.
-fn clone3_filter() -> Option<BpfProgram> {
-    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| compile(vec![(libc::SYS_clone3, Vec::new())], libc::ENOSYS)).clone()
 }
 
 /// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
@@ -936,8 +934,7 @@ mod tests {
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
         assert_eq!(memory, 6);
-        assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
-        // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
+        // (The box's refusals, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
         assert_eq!(super::plain_build_memory_filter().len(), 9);
         assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 9);
