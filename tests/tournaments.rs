@@ -2307,6 +2307,121 @@ fn a_summed_build_is_held_to_the_kernel_objects_of_its_empty_sockets() {
     }
 }
 
+/// Forks its second argument's processes, each of which, as its first argument says, makes
+/// (`epoll`) its fourth argument's eventfds and its third argument's epolls, each watching every
+/// one of them, or (`locks`) opens its third argument's files (deleted at once) and takes its
+/// fourth argument's byte-range locks on each (every other byte): kernel objects in no process's
+/// set. Then says how many it made together, and holds them its fifth argument's seconds.
+const KERNEL_OBJECTS_C: &str = r#"#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc < 6) return 2;
+    int epoll = strcmp(argv[1], "epoll") == 0, procs = atoi(argv[2]), outer = atoi(argv[3]);
+    int inner = atoi(argv[4]), secs = atoi(argv[5]), ready[2];
+    if (pipe(ready)) { perror("pipe"); return 1; }
+    for (int p = 0; p < procs; p++) {
+        pid_t pid = fork();
+        if (pid < 0) { perror("fork"); return 1; }
+        if (pid != 0) continue;
+        long made = 0;
+        int *fds = calloc(inner, sizeof *fds);
+        for (int i = 0; epoll && i < inner; i++) if ((fds[i] = eventfd(0, 0)) < 0) { perror("eventfd"); _exit(1); }
+        for (int o = 0; o < outer; o++) {
+            if (epoll) {
+                int ep = epoll_create1(0);
+                if (ep < 0) { perror("epoll_create1"); _exit(1); }
+                for (int i = 0; i < inner; i++) {
+                    struct epoll_event ev = { .events = EPOLLIN };
+                    if (epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev) == 0) made++;
+                }
+            } else {
+                char name[64];
+                snprintf(name, sizeof name, "lock.%d.%d", p, o);
+                int fd = open(name, O_RDWR | O_CREAT, 0644);
+                if (fd < 0) { perror("open"); _exit(1); }
+                unlink(name);
+                for (int i = 0; i < inner; i++) {
+                    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 2L * i, .l_len = 1 };
+                    if (fcntl(fd, F_SETLK, &fl) == 0) made++;
+                }
+            }
+        }
+        if (write(ready[1], &made, sizeof made) != sizeof made) _exit(1);
+        sleep(secs);
+        _exit(0);
+    }
+    long total = 0, each;
+    for (int p = 0; p < procs; p++)
+        if (read(ready[0], &each, sizeof each) == sizeof each) total += each;
+    printf("made %ld\n", total);
+    fflush(stdout);
+    while (wait(NULL) > 0) {}
+    return 0;
+}
+"#;
+
+/// The builds of [`a_summed_build_is_held_to_its_epoll_watches`] and
+/// [`a_summed_build_is_held_to_its_file_locks`]: `kind` (`epoll` or `locks`) in 4 processes of
+/// `outer` epolls or files of 800 watches or locks each, under `build_memory_mb = mb`, plain;
+/// the student's row and what the build said.
+fn kernel_objects_built(kind: &str, outer: u32, mb: u32) -> (Value, String) {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "kobjects", KERNEL_OBJECTS_C);
+    let build = format!("./kobjects {kind} 4 {outer} 800 3 > said");
+    let settings = format!("sandbox = \"plain\"\nbuild_memory_mb = {mb}");
+    let (student, files, _) = build_in_prepared_folder(&build, &settings, &prepare);
+    let said = files.iter().find(|f| f.0 == "said").map_or(0, |f| f.1);
+    (student, format!("said {said} bytes"))
+}
+
+/// A summed build's epoll watches (an `epitem` and a wait queue entry each, some 210 bytes,
+/// measured here) are kernel memory in no process's set, and no descriptor of no file (eventfd,
+/// epoll, timerfd: some 140 to 1,140 bytes each) was counted either: 20 processes with 500
+/// epolls of 500 eventfds each held 1.0 GiB under a `build_memory_mb` of 64, and it built. Each
+/// watch counts 256 bytes with its memory now, and each such descriptor 2 KiB: 4 processes with
+/// 100 epolls of 800 watches each (320,000, some 80 MiB counted) are stopped under 64, while 4
+/// with 10 each (32,000: 8 MiB) build. The control: the 320,000 under 512 build (the build is
+/// stopped for what its watches count, nothing else).
+#[test]
+fn a_summed_build_is_held_to_its_epoll_watches() {
+    let (student, _) = kernel_objects_built("epoll", 100, 64);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, said) = kernel_objects_built("epoll", 10, 64);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "4 x 10 epolls build: {student} {said}");
+    let (student, said) = kernel_objects_built("epoll", 100, 512);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
+}
+
+/// A summed build's file locks (a `file_lock_cache` object of 192 bytes each) are kernel memory in
+/// no process's set, which no limit of the kernel's holds: 10 processes with 1,000 files of 1,000
+/// byte-range locks each held 1.9 GiB under a `build_memory_mb` of 64, and it built. Each lock its
+/// descriptors hold (their `fdinfo`'s `lock:` lines) counts 256 bytes with its memory now: 4
+/// processes with 100 files of 800 locks each (320,000, some 80 MiB counted) are stopped under
+/// 64, plain and in a box without a memory cgroup (root only: the arena run as nobody), while 4
+/// with 10 each (32,000: 8 MiB) build. The control: the 320,000 under 512 build.
+#[test]
+fn a_summed_build_is_held_to_its_file_locks() {
+    let (student, _) = kernel_objects_built("locks", 100, 64);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, said) = kernel_objects_built("locks", 10, 64);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "4 x 10 files build: {student} {said}");
+    let (student, said) = kernel_objects_built("locks", 100, 512);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
+    if as_root() {
+        let build = "./kobjects locks 4 100 800 3 > said";
+        let (student, _, _) = built_by_nobody("kobjects", KERNEL_OBJECTS_C, build, "build_memory_mb = 64", "require");
+        let failure = student["failure"].as_str().unwrap_or_default();
+        assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");
+    }
+}
+
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
 /// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
 /// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the
