@@ -2422,6 +2422,59 @@ fn a_summed_build_is_held_to_its_file_locks() {
     }
 }
 
+/// Takes 1,000 open file description locks on a file of its folder (`F_OFD_SETLK`), maps it and
+/// closes its descriptor, then says how it went in the name of a file it makes (`ofd-ok`, or
+/// `ofd-ERRNO` at the first lock refused), as [`SPLICE_C`]: the locks are the open file's, which
+/// the mapping keeps, and no descriptor shows them.
+const OFD_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+static void say(const char *what, long done) {
+    char name[64];
+    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    int fd = open("locked", O_RDWR | O_CREAT, 0644);
+    if (fd < 0 || ftruncate(fd, 4096)) { perror("locked"); return 1; }
+    long done = 0;
+    for (int i = 0; i < 1000 && done == 0; i++) {
+        struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 2L * i, .l_len = 1 };
+        done = fcntl(fd, F_OFD_SETLK, &fl);
+    }
+    if (mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED) { perror("mmap"); return 1; }
+    close(fd);
+    say("ofd", done);
+    return 0;
+}
+"#;
+
+/// An open file description lock belongs to the open file, which a mapping of the file keeps
+/// after its last descriptor is closed, where the walk of a build's descriptors does not see it
+/// (1,000 locks held so, and no descriptor shows them). A summed build may take none now
+/// (`EINVAL`, as on a kernel before 3.15), plain with Landlock and without; POSIX locks (which end
+/// with a descriptor of their file closed) and `flock`'s (one a file) stay. The control: with the
+/// sandbox off it takes them.
+#[test]
+fn a_summed_build_takes_no_open_file_description_locks() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "ofd", OFD_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./ofd", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        files.into_iter().map(|f| f.0).filter(|n| n.starts_with("ofd-")).collect()
+    };
+    let refused = [format!("ofd-{}", libc::EINVAL)];
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    assert_eq!(said("none", &[]), ["ofd-ok"], "the control, without the sandbox");
+}
+
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap
 /// once, not twice (its builds' growth is counted over the runs, and the second's taken back);
 /// a student's push is not counted, a rebuild that grows nothing passes, and a clean gives the
