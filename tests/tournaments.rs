@@ -1926,6 +1926,131 @@ fn a_summed_build_cannot_splice_a_files_pages_into_its_pipes() {
     assert_eq!(said("none", &[]), ["sendfile-ok", "splice-ok", "tee-ok"], "the control, without the sandbox");
 }
 
+/// Asks for an inotify instance (`inotify_init1`, and `inotify_init` where there is one), watches
+/// its folder with it and queues an event, and asks for a fanotify group (its unprivileged
+/// `FAN_REPORT_FID` mode); says how each went in the name of a file it makes (`inotify1-ok` or
+/// `inotify1-ERRNO`, `inotify-`, `fanotify-`), as [`SPLICE_C`].
+const NOTIFY_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static void say(const char *what, long done) {
+    char name[64];
+    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    int fd = inotify_init1(IN_NONBLOCK);
+    if (fd >= 0 && inotify_add_watch(fd, ".", IN_CREATE) < 0) { perror("inotify_add_watch"); return 1; }
+    say("inotify1", fd);
+#ifdef SYS_inotify_init
+    say("inotify", syscall(SYS_inotify_init));
+#endif
+    say("fanotify", fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID, O_RDONLY));
+    return 0;
+}
+"#;
+
+/// What [`NOTIFY_C`] said, by the names of the files it left.
+fn notify_said(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut said: Vec<String> =
+        names.filter(|n| ["inotify1-", "inotify-", "fanotify-"].iter().any(|p| n.starts_with(p))).collect();
+    said.sort();
+    said
+}
+
+/// A build whose memory the arena sums queued inotify events, each with a file's name, in kernel
+/// memory no process's set shows: 128 instances of 16,384 events each held 1.04 GiB under a
+/// `build_memory_mb` of 64, plain and in a box. Such a build is refused inotify and fanotify now
+/// (`ENOSYS`, as a bot's box, and as on a kernel without them), plain (with Landlock and without)
+/// and in a box without a memory cgroup (root only: the arena run as nobody). The control: with
+/// the sandbox off inotify works.
+#[test]
+fn a_summed_build_cannot_queue_inotify_events() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "notify", NOTIFY_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./notify", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        notify_said(files.iter().map(|f| f.0.clone()))
+    };
+    let calls: &[&str] =
+        if cfg!(target_arch = "x86_64") { &["fanotify", "inotify", "inotify1"] } else { &["fanotify", "inotify1"] };
+    let refused: Vec<String> = calls.iter().map(|c| format!("{c}-{}", libc::ENOSYS)).collect();
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let (student, listed, _) = built_by_nobody("notify", NOTIFY_C, "./notify; ls > said", "", "require");
+        let said = notify_said(listed.lines().map(str::to_string));
+        assert!(
+            student["failure"].is_null() && said == refused,
+            "in a box without a memory cgroup: {student} {said:?}"
+        );
+    }
+    let control = said("none", &[]);
+    assert!(control.contains(&"inotify1-ok".to_string()), "the control, without the sandbox: {control:?}");
+}
+
+/// Asks for an io_uring (`io_uring_setup`) and an AIO context (`io_setup`), and says how each went
+/// in the name of a file it makes (`uring-ok` or `uring-ERRNO`, `aio-`), as [`SPLICE_C`].
+const RINGS_C: &str = r#"#include <errno.h>
+#include <fcntl.h>
+#include <linux/aio_abi.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static void say(const char *what, long done) {
+    char name[64];
+    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    unsigned long params[15];
+    memset(params, 0, sizeof params);
+    say("uring", syscall(SYS_io_uring_setup, 4, params));
+    aio_context_t ctx = 0;
+    say("aio", syscall(SYS_io_setup, 64, &ctx));
+    return 0;
+}
+"#;
+
+/// A plain build Landlock did not confine (a kernel without it, or `ARENA_PLAIN_WITHOUT_LANDLOCK`)
+/// got none of a box's refusals but `clone3`'s: io_uring, whose `IORING_OP_SPLICE` went around
+/// the refused `splice` (518 MiB of a deleted file's pages held in pipes under a `build_memory_mb`
+/// of 64), AIO, kernel keyrings, `sched_setaffinity`. It gets them all now, as one Landlock
+/// confines: `io_uring_setup` and `io_setup` fail with `ENOSYS` without Landlock and with it. The
+/// control: with the sandbox off both work (io_uring where the kernel offers it).
+#[test]
+fn a_plain_build_without_landlock_gets_no_io_uring_nor_aio() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "rings", RINGS_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./rings", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        let mut said: Vec<String> =
+            files.into_iter().map(|f| f.0).filter(|n| n.starts_with("uring-") || n.starts_with("aio-")).collect();
+        said.sort();
+        said
+    };
+    let refused = [format!("aio-{}", libc::ENOSYS), format!("uring-{}", libc::ENOSYS)];
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without Landlock");
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    let control = said("none", &[]);
+    assert!(control.contains(&"aio-ok".to_string()), "the control, without the sandbox: {control:?}");
+    if io_uring_offered() {
+        assert!(control.contains(&"uring-ok".to_string()), "the control's io_uring: {control:?}");
+    }
+}
+
 /// Makes its first argument's unix stream socket pairs and fills both ends' queues (the data
 /// held by the kernel, in no process's resident set), says how many MiB, and holds them its
 /// second argument's seconds; with a third argument, first makes itself not dumpable (its
@@ -2180,6 +2305,174 @@ fn a_summed_build_is_held_to_the_kernel_objects_of_its_empty_sockets() {
             "the control in a box: {student} {said}"
         );
     }
+}
+
+/// Forks its second argument's processes, each of which, as its first argument says, makes
+/// (`epoll`) its fourth argument's eventfds and its third argument's epolls, each watching every
+/// one of them, or (`locks`) opens its third argument's files (deleted at once) and takes its
+/// fourth argument's byte-range locks on each (every other byte): kernel objects in no process's
+/// set. Then says how many it made together, and holds them its fifth argument's seconds.
+const KERNEL_OBJECTS_C: &str = r#"#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc < 6) return 2;
+    int epoll = strcmp(argv[1], "epoll") == 0, procs = atoi(argv[2]), outer = atoi(argv[3]);
+    int inner = atoi(argv[4]), secs = atoi(argv[5]), ready[2];
+    if (pipe(ready)) { perror("pipe"); return 1; }
+    for (int p = 0; p < procs; p++) {
+        pid_t pid = fork();
+        if (pid < 0) { perror("fork"); return 1; }
+        if (pid != 0) continue;
+        long made = 0;
+        int *fds = calloc(inner, sizeof *fds);
+        for (int i = 0; epoll && i < inner; i++) if ((fds[i] = eventfd(0, 0)) < 0) { perror("eventfd"); _exit(1); }
+        for (int o = 0; o < outer; o++) {
+            if (epoll) {
+                int ep = epoll_create1(0);
+                if (ep < 0) { perror("epoll_create1"); _exit(1); }
+                for (int i = 0; i < inner; i++) {
+                    struct epoll_event ev = { .events = EPOLLIN };
+                    if (epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev) == 0) made++;
+                }
+            } else {
+                char name[64];
+                snprintf(name, sizeof name, "lock.%d.%d", p, o);
+                int fd = open(name, O_RDWR | O_CREAT, 0644);
+                if (fd < 0) { perror("open"); _exit(1); }
+                unlink(name);
+                for (int i = 0; i < inner; i++) {
+                    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 2L * i, .l_len = 1 };
+                    if (fcntl(fd, F_SETLK, &fl) == 0) made++;
+                }
+            }
+        }
+        if (write(ready[1], &made, sizeof made) != sizeof made) _exit(1);
+        sleep(secs);
+        _exit(0);
+    }
+    long total = 0, each;
+    for (int p = 0; p < procs; p++)
+        if (read(ready[0], &each, sizeof each) == sizeof each) total += each;
+    printf("made %ld\n", total);
+    fflush(stdout);
+    while (wait(NULL) > 0) {}
+    return 0;
+}
+"#;
+
+/// The builds of [`a_summed_build_is_held_to_its_epoll_watches`] and
+/// [`a_summed_build_is_held_to_its_file_locks`]: `kind` (`epoll` or `locks`) in 4 processes of
+/// `outer` epolls or files of 800 watches or locks each, under `build_memory_mb = mb`, plain;
+/// the student's row and what the build said.
+fn kernel_objects_built(kind: &str, outer: u32, mb: u32) -> (Value, String) {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "kobjects", KERNEL_OBJECTS_C);
+    let build = format!("./kobjects {kind} 4 {outer} 800 3 > said");
+    let settings = format!("sandbox = \"plain\"\nbuild_memory_mb = {mb}");
+    let (student, files, _) = build_in_prepared_folder(&build, &settings, &prepare);
+    let said = files.iter().find(|f| f.0 == "said").map_or(0, |f| f.1);
+    (student, format!("said {said} bytes"))
+}
+
+/// A summed build's epoll watches (an `epitem` and a wait queue entry each, some 210 bytes,
+/// measured here) are kernel memory in no process's set, and no descriptor of no file (eventfd,
+/// epoll, timerfd: some 140 to 1,140 bytes each) was counted either: 20 processes with 500
+/// epolls of 500 eventfds each held 1.0 GiB under a `build_memory_mb` of 64, and it built. Each
+/// watch counts 256 bytes with its memory now, and each such descriptor 2 KiB: 4 processes with
+/// 100 epolls of 800 watches each (320,000, some 80 MiB counted) are stopped under 64, while 4
+/// with 10 each (32,000: 8 MiB) build. The control: the 320,000 under 512 build (the build is
+/// stopped for what its watches count, nothing else).
+#[test]
+fn a_summed_build_is_held_to_its_epoll_watches() {
+    let (student, _) = kernel_objects_built("epoll", 100, 64);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, said) = kernel_objects_built("epoll", 10, 64);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "4 x 10 epolls build: {student} {said}");
+    let (student, said) = kernel_objects_built("epoll", 100, 512);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
+}
+
+/// A summed build's file locks (a `file_lock_cache` object of 192 bytes each) are kernel memory in
+/// no process's set, which no limit of the kernel's holds: 10 processes with 1,000 files of 1,000
+/// byte-range locks each held 1.9 GiB under a `build_memory_mb` of 64, and it built. Each lock its
+/// descriptors hold (their `fdinfo`'s `lock:` lines) counts 256 bytes with its memory now: 4
+/// processes with 100 files of 800 locks each (320,000, some 80 MiB counted) are stopped under
+/// 64, plain and in a box without a memory cgroup (root only: the arena run as nobody), while 4
+/// with 10 each (32,000: 8 MiB) build. The control: the 320,000 under 512 build.
+#[test]
+fn a_summed_build_is_held_to_its_file_locks() {
+    let (student, _) = kernel_objects_built("locks", 100, 64);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, said) = kernel_objects_built("locks", 10, 64);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "4 x 10 files build: {student} {said}");
+    let (student, said) = kernel_objects_built("locks", 100, 512);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
+    if as_root() {
+        let build = "./kobjects locks 4 100 800 3 > said";
+        let (student, _, _) = built_by_nobody("kobjects", KERNEL_OBJECTS_C, build, "build_memory_mb = 64", "require");
+        let failure = student["failure"].as_str().unwrap_or_default();
+        assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");
+    }
+}
+
+/// Takes 1,000 open file description locks on a file of its folder (`F_OFD_SETLK`), maps it and
+/// closes its descriptor, then says how it went in the name of a file it makes (`ofd-ok`, or
+/// `ofd-ERRNO` at the first lock refused), as [`SPLICE_C`]: the locks are the open file's, which
+/// the mapping keeps, and no descriptor shows them.
+const OFD_C: &str = r#"#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+static void say(const char *what, long done) {
+    char name[64];
+    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+}
+int main(void) {
+    int fd = open("locked", O_RDWR | O_CREAT, 0644);
+    if (fd < 0 || ftruncate(fd, 4096)) { perror("locked"); return 1; }
+    long done = 0;
+    for (int i = 0; i < 1000 && done == 0; i++) {
+        struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 2L * i, .l_len = 1 };
+        done = fcntl(fd, F_OFD_SETLK, &fl);
+    }
+    if (mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED) { perror("mmap"); return 1; }
+    close(fd);
+    say("ofd", done);
+    return 0;
+}
+"#;
+
+/// An open file description lock belongs to the open file, which a mapping of the file keeps
+/// after its last descriptor is closed, where the walk of a build's descriptors does not see it
+/// (1,000 locks held so, and no descriptor shows them). A summed build may take none now
+/// (`EINVAL`, as on a kernel before 3.15), plain with Landlock and without; POSIX locks (which end
+/// with a descriptor of their file closed) and `flock`'s (one a file) stay. The control: with the
+/// sandbox off it takes them.
+#[test]
+fn a_summed_build_takes_no_open_file_description_locks() {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "ofd", OFD_C);
+    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
+        let settings = format!("sandbox = \"{sandbox}\"");
+        let (student, files, _) = build_in_prepared_folder_with("./ofd", &settings, &prepare, env);
+        assert!(student["failure"].is_null(), "{student}");
+        files.into_iter().map(|f| f.0).filter(|n| n.starts_with("ofd-")).collect()
+    };
+    let refused = [format!("ofd-{}", libc::EINVAL)];
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    assert_eq!(said("none", &[]), ["ofd-ok"], "the control, without the sandbox");
 }
 
 /// Every run builds again: a build that grows its folder by 3 MiB on each run fits a 5 MiB cap

@@ -1119,8 +1119,9 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
 /// Landlock confines does none of them.
 /// The controls: with Landlock (and so the filters) off, each works (the keeper's priority, its
 /// limits and the attribute as a user other than root only: a root arena's plain bot is a user
-/// of its own; an IP socket with the sandbox off only). (Skipped where the kernel has no
-/// Landlock.)
+/// of its own; an IP socket, an io_uring and an AIO context with the sandbox off only: a plain
+/// bot without Landlock is refused those too, which this checks for the last two, refused it
+/// since 2026-12-07 as a box's refusals). (Skipped where the kernel has no Landlock.)
 #[test]
 fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
     if !landlock_confines(1, "processes, sockets and attributes") {
@@ -1153,11 +1154,16 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
     for (attack, control) in attacks {
         let bot = format!("{attacker} {attack}");
         zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
+        // (A box's refusals, io_uring and AIO among them, hold without Landlock too since
+        // 2026-12-07, as do IP sockets, refused to a plain bot without Landlock as to a box
+        // without a memory cgroup: their control is the sandbox off.)
+        let unconfined_too = ["io-uring", "aio", "udp", "tcp", "mptcp"].contains(&attack.as_str());
+        if ["io-uring", "aio"].contains(&attack.as_str()) {
+            let run = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
+            promises(&run, &bot, None, &[]);
+        }
         if control {
-            // (An IP socket is refused to a plain bot without Landlock too, as to a box without a
-            // memory cgroup: its control is the sandbox off.)
-            let ip = ["udp", "tcp", "mptcp"].contains(&attack.as_str());
-            let off = if ip { ["--sandbox", "none"] } else { ["--sandbox", "plain"] };
+            let off = if unconfined_too { ["--sandbox", "none"] } else { ["--sandbox", "plain"] };
             // (Nor a mount namespace: an arena that is not root makes it in a user namespace, whose
             // capabilities the keeper holds, and the kernel keeps the bot from renicing it too.)
             let run = duel_with_env(&bot, &greedy, &off, &UNCONFINED);

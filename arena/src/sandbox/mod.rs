@@ -2498,8 +2498,9 @@ impl BoxHandle {
     /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
     /// see `sockets`), with what a build's pipes may hold where its memory is summed (see
     /// `sockets::pipe_buffer`), and the kernel's objects behind each of its pipes and sockets
-    /// (`sockets::KERNEL_OBJECTS`); 0 elsewhere. A plain build's descriptors are walked once for
-    /// both (`sockets::Descriptors`).
+    /// (`sockets::KERNEL_OBJECTS`), its descriptors of no file (eventfds, epolls, ...), its epolls'
+    /// watches and its file locks (`sockets::ANONYMOUS`, `WATCH`, `LOCK`); 0 elsewhere. A plain
+    /// build's descriptors are walked once for all (`sockets::Descriptors`).
     fn in_buffers(&self, pid: i32) -> u64 {
         let pipes_counted = self.counts_pipes && self.memory_is_summed();
         let found = (pipes_counted || self.host_sockets.is_some()).then(|| sockets::Descriptors::of(&meter::tree(pid)));

@@ -211,11 +211,22 @@ impl HostMeter {
 /// What the descriptors of a build's processes name (`/proc/PID/fd`), from one walk of them:
 /// the inodes of their sockets (`socket:[N]`, for [`HostMeter::held_by`]) and their distinct
 /// pipes (`pipe:[N]`, and FIFOs, by device and inode), whose buffers no process's set shows,
-/// nor the kernel's objects behind each socket and pipe ([`Descriptors::in_kernel`]).
+/// nor the kernel's objects behind each socket and pipe ([`Descriptors::in_kernel`]); and, from
+/// each descriptor's `/proc/PID/fdinfo`, the file locks it holds (`lock:` lines) and, of an
+/// epoll, the files it watches (`tfd:` lines), with the descriptors of no file (eventfd, epoll,
+/// timerfd, signalfd, pidfd: `anon_inode:…`), whose kernel objects no process's set shows either.
 #[derive(Debug, Default)]
 pub(super) struct Descriptors {
     sockets: std::collections::HashSet<u32>,
     pipes: std::collections::HashSet<(u64, u64)>,
+    /// Descriptors of no file, pipe or socket (see [`ANONYMOUS`]).
+    anonymous: u64,
+    /// The watches of the epolls among them (see [`WATCH`]).
+    watches: u64,
+    /// The file locks the descriptors hold (see [`LOCK`]).
+    locks: u64,
+    /// The buffer each `fdinfo` is read into.
+    info: Vec<u8>,
 }
 
 /// The device and inode of the FIFO that the descriptor link `link` names (`None` for any other
@@ -259,26 +270,31 @@ impl Descriptors {
     /// `CLONE_FILES`), which only `/proc/PID/task/TID/fd` shows: each thread's table is walked
     /// too, unless `kcmp` says it is the process's own (every thread libc makes), and every
     /// thread's when the process's first thread has exited (its table is gone).
+    ///
+    /// Each descriptor's `fdinfo` is read too (an `open` and a `read` more), for the locks it
+    /// holds and an epoll's watches: its text grows with them (a line of some 60 bytes each),
+    /// which the look's limit bounds as well.
     pub(super) fn of(pids: &[i32]) -> Descriptors {
         let mut found = Descriptors::default();
         for &pid in pids {
-            let main = found.walk(&format!("/proc/{pid}/fd"));
+            let main = found.walk(&format!("/proc/{pid}"));
             let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
             for task in tasks.flatten() {
                 let Some(tid) = task.file_name().to_str().and_then(|t| t.parse::<i32>().ok()) else { continue };
                 if tid == pid || (main && same_table(pid, tid)) {
                     continue;
                 }
-                found.walk(&format!("/proc/{pid}/task/{tid}/fd"));
+                found.walk(&format!("/proc/{pid}/task/{tid}"));
             }
         }
         found
     }
 
-    /// Adds the sockets and pipes of the descriptor table `dir` lists; whether it could be read
-    /// and named any descriptor.
-    fn walk(&mut self, dir: &str) -> bool {
-        let Ok(fds) = std::fs::read_dir(dir) else { return false };
+    /// Adds what the descriptor table of `task` (`/proc/PID` or `/proc/PID/task/TID`) holds:
+    /// its sockets and pipes, its descriptors of no file, and the locks and epoll watches its
+    /// `fdinfo` lists; whether it could be read and named any descriptor.
+    fn walk(&mut self, task: &str) -> bool {
+        let Ok(fds) = std::fs::read_dir(format!("{task}/fd")) else { return false };
         let mut any = false;
         for fd in fds.flatten() {
             any = true;
@@ -294,19 +310,72 @@ impl Descriptors {
                 self.pipes.insert((PIPEFS, inode));
             } else if target.starts_with(b"/") {
                 self.pipes.extend(fifo(&fd.path()));
+            } else {
+                self.anonymous += 1;
             }
+            let epoll = target == b"anon_inode:[eventpoll]";
+            let mut info = std::path::PathBuf::from(format!("{task}/fdinfo"));
+            info.push(fd.file_name());
+            self.count_info(&info, epoll);
         }
         any
     }
 
+    /// Adds the locks that the `fdinfo` file `path` lists (`lock:` lines: every lock taken
+    /// through that descriptor's open file, POSIX ones of its table's, open file description
+    /// and `flock` ones), and, of an `epoll`, its watches (`tfd:` lines).
+    fn count_info(&mut self, path: &std::path::Path, epoll: bool) {
+        use std::io::Read;
+        self.info.clear();
+        let Ok(mut file) = std::fs::File::open(path) else { return };
+        if file.read_to_end(&mut self.info).is_err() {
+            return;
+        }
+        for line in self.info.split(|&b| b == b'\n') {
+            if line.starts_with(b"lock:") {
+                self.locks += 1;
+            } else if epoll && line.starts_with(b"tfd:") {
+                self.watches += 1;
+            }
+        }
+    }
+
     /// What the pipes and sockets found hold in the kernel, at most, beside the data queued in
     /// the sockets (which the socket meters count): [`pipe_buffer`] and [`KERNEL_OBJECTS`] for
-    /// each distinct pipe, [`KERNEL_OBJECTS`] for each distinct socket.
+    /// each distinct pipe, [`KERNEL_OBJECTS`] for each distinct socket; [`ANONYMOUS`] for each
+    /// descriptor of no file, [`WATCH`] for each watch of an epoll, [`LOCK`] for each lock.
     pub(super) fn in_kernel(&self) -> u64 {
         let pipes = (self.pipes.len() as u64).saturating_mul(pipe_buffer().saturating_add(KERNEL_OBJECTS));
-        pipes.saturating_add((self.sockets.len() as u64).saturating_mul(KERNEL_OBJECTS))
+        let sockets = (self.sockets.len() as u64).saturating_mul(KERNEL_OBJECTS);
+        let others = [(self.anonymous, ANONYMOUS), (self.watches, WATCH), (self.locks, LOCK)];
+        others.iter().fold(pipes.saturating_add(sockets), |sum, &(n, each)| sum.saturating_add(n.saturating_mul(each)))
     }
 }
+
+/// What the kernel's objects behind a descriptor of no file take (an eventfd, an epoll, a
+/// timerfd, a signalfd, a pidfd, ...: `anon_inode:` in `/proc/PID/fd`), for a build whose
+/// memory is summed: no process's set shows them. Measured here (`Slab` in `/proc/meminfo`
+/// before and after 19,000 of each in one process, Linux 6.18): an eventfd 280 bytes, an empty
+/// epoll 430, a timerfd 1,138, a signalfd 137, a pidfd 189; a red team's 200 processes of 1,015
+/// eventfds each held 254 MiB (some 1.3 KiB each with their processes' descriptor tables). Two
+/// KiB each, the most of these rounded up: 200,000 of them count 390 MiB. Each descriptor counts
+/// (what `dup` or a fork shares counts again: the walk cannot tell), and an honest build holds a
+/// few (cargo an epoll and an eventfd): a few KiB.
+pub(super) const ANONYMOUS: u64 = 2048;
+
+/// What one watch of an epoll takes in the kernel (its `epitem`, 128 bytes, and its wait queue's
+/// entry), for a build whose memory is summed: measured here, 208 bytes a watch (200,000 watches
+/// of 1,000 eventfds); a red team's build held 5 million, 1.0 GiB, under a `build_memory_mb` of
+/// 64. 256 bytes each, rounded up. An honest build's event loops watch a few descriptors each.
+pub(super) const WATCH: u64 = 256;
+
+/// What one file lock takes in the kernel (a `file_lock_cache` object of 192 bytes, and the
+/// file's lock context), for a build whose memory is summed: the kernel has no limit of a user's
+/// locks, and a red team's build held 10 million byte-range locks (10 processes, 1,000 files,
+/// 1,000 locks each), 1.9 GiB, under a `build_memory_mb` of 64. 256 bytes each, rounded up.
+/// Cargo and make lock a few files (cargo build took 13 `fcntl` and 10 `flock` locks, one at a
+/// time): some KiB.
+pub(super) const LOCK: u64 = 256;
 
 /// What the kernel's own objects behind one pipe or one socket take, empty, for a build whose
 /// memory is summed: no process's set shows them, and a build may hold some 500,000 descriptors

@@ -25,7 +25,9 @@
 //! forms), and notices of another's use of a file (`inotify_init`, `inotify_init1` and
 //! `fanotify_init`, whose unprivileged `FAN_REPORT_FID` mode works in a box; `fcntl`'s
 //! `F_NOTIFY`): a channel between opponents, or between a tournament's matches. Builds keep
-//! them: cargo and make lock their own files.
+//! the locks: cargo and make lock their own files. A build whose memory the arena sums loses
+//! inotify and fanotify all the same (see [`notification_lock`]): their queued events are kernel
+//! memory no process's set shows.
 //!
 //! No box may make a socket of a family other than unix, IP and netlink
 //! ([`socket_family_filter`]): `AF_VSOCK` belongs to no network namespace.
@@ -218,7 +220,9 @@ fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::Backen
 /// mapped shared, is the same memory. And its sockets' send buffers cannot be raised
 /// ([`send_buffer_lock`]): what its sockets hold is counted with its memory; nor may it make a
 /// netlink socket ([`netlink_lock`]), whose answers no meter counts, nor resize a pipe
-/// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory); nor may its
+/// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory), nor queue events of
+/// inotify or fanotify ([`notification_lock`]), nor take locks that outlive its descriptors
+/// ([`open_file_lock_lock`]); nor may its
 /// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
 /// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
 /// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
@@ -247,7 +251,9 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .chain(page_out)
                 .chain(netlink_lock())
                 .chain(pipe_size_lock())
-                .chain(splice_lock());
+                .chain(splice_lock())
+                .chain(notification_lock())
+                .chain(open_file_lock_lock());
             absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
         })
         .clone()
@@ -314,6 +320,42 @@ fn splice_lock() -> Option<BpfProgram> {
     // (`sendfile` is the 64-bit call on both architectures the filter compiles for.)
     let calls = [libc::SYS_splice, libc::SYS_tee, libc::SYS_sendfile];
     compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::EINVAL)
+}
+
+/// `inotify_init`, `inotify_init1` and `fanotify_init` fail with `ENOSYS` (as on a kernel without
+/// them, and as in a bot's box, see [`bot_filters`]), for a build whose memory is summed: the
+/// events an instance queues, each with the name of the file it is about, are kernel memory no
+/// process's set shows, up to the machine's `max_queued_events` (16,384) for each of the user's
+/// `max_user_instances` (128): a red team's build held 1.04 GiB so (128 instances, 16,384 events
+/// each of a name of 250 bytes) under a `build_memory_mb` of 64, plain and in a box. No compiler or
+/// build tool was seen to use them (`strace` of `make -j4` of a C++ project, `cc`, `cargo build`,
+/// `python3 -m py_compile`, `javac`); a watcher that wants them (`cargo watch`) has no place in a
+/// build, and those that do fall back to polling where the kernel has none. `None` where it does
+/// not compile (said).
+fn notification_lock() -> Option<BpfProgram> {
+    let mut calls = vec![libc::SYS_inotify_init1, libc::SYS_fanotify_init];
+    #[cfg(target_arch = "x86_64")]
+    calls.push(libc::SYS_inotify_init);
+    compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+}
+
+/// Taking an open file description lock (`fcntl`'s `F_OFD_SETLK` and `F_OFD_SETLKW`) fails with
+/// `EINVAL` (as on a kernel before 3.15, where what uses them takes a POSIX record lock instead),
+/// for a build whose memory is summed: the arena counts the locks its descriptors hold (see
+/// `super::sockets::LOCK`), but such a lock belongs to the open file, which outlives every
+/// descriptor of it in a mapping of the file (or in flight in a unix socket): 1,000 such locks on a
+/// file mapped and its descriptor closed were still held, and no descriptor showed them. POSIX
+/// locks end with the first descriptor of their file their process closes; `flock`'s are one a
+/// file. No build tool was seen to use them (`strace` of `make -j4`, `cc`, `cargo build`,
+/// `python3 -m py_compile`, `javac`: cargo takes `F_SETLK` and `flock` locks). `None` where it does
+/// not compile (said).
+fn open_file_lock_lock() -> Option<BpfProgram> {
+    let rules: Result<Vec<SeccompRule>, _> =
+        [libc::F_OFD_SETLK, libc::F_OFD_SETLKW].iter().map(|&cmd| on_arg1(cmd as u64)).collect();
+    let rules = rules
+        .map_err(|e| tracing::error!("the builds' lock filter does not compile ({e}): their locks may hold more"))
+        .ok()?;
+    compile(vec![(libc::SYS_fcntl, rules)], libc::EINVAL)
 }
 
 /// Raising a socket's send buffer (`setsockopt`'s `SO_SNDBUF`) succeeds without doing anything,
@@ -451,24 +493,22 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 }
 
 /// The filters of a plain bot or build that Landlock does not confine (the kernel has none, or
-/// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): System V IPC ([`system_v_filter`]), which no limit of
-/// its user's holds (its segments outlive it, uncounted), a bot's memory filters
-/// ([`plain_bot_memory_filters`]), and a new user namespace ([`user_namespace_filter`], with
-/// `clone3` and the x32 numbers, which would pass it): in one of its own, a red team's plain bot
-/// without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit of 64. (The keeper's
-/// own namespaces, `super::mounts`, are made before.)
+/// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): a box's refusals ([`filter`]: io_uring, AIO, kernel
+/// keyrings, `sched_setaffinity`, and `clone3`, which would pass the user namespace filter), as
+/// a plain process Landlock confines gets them; System V IPC ([`system_v_filter`]), which no limit
+/// of its user's holds (its segments outlive it, uncounted), a bot's memory filters
+/// ([`plain_bot_memory_filters`]), or a build's, and a new user namespace
+/// ([`user_namespace_filter`], with the x32 numbers, which would pass it): in one of its own, a
+/// red team's plain bot without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit
+/// of 64. (The keeper's own namespaces, `super::mounts`, are made before.) Before 2026-12-07 it
+/// got `clone3`'s refusal alone of [`filter`]'s (they came in one at a time, for what a red team
+/// had done; nothing here needs Landlock for them to hold): a build without Landlock went around
+/// [`splice_lock`] with io_uring's `IORING_OP_SPLICE`, and held 518 MiB of a deleted file's pages
+/// in pipes under a `build_memory_mb` of 64.
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
     let memory = if build { plain_build_memory_filter().into_iter().collect() } else { plain_bot_memory_filters() };
-    let namespaces = x32_filter().into_iter().chain(clone3_filter()).chain(user_namespace_filter());
+    let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
     namespaces.chain(system_v_filter()).chain(memory).collect()
-}
-
-/// Refuses `clone3` (`ENOSYS`, as on a kernel before 5.3: glibc falls back to `clone`), whose
-/// flags are in memory the filter cannot read: the part of [`filter`] a plain process Landlock
-/// does not confine gets, so that [`user_namespace_filter`] holds.
-fn clone3_filter() -> Option<BpfProgram> {
-    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| compile(vec![(libc::SYS_clone3, Vec::new())], libc::ENOSYS)).clone()
 }
 
 /// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
@@ -915,20 +955,19 @@ mod tests {
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
         assert_eq!(memory, 6);
-        assert!(super::clone3_filter().is_some_and(|f| !f.is_empty()));
-        // (clone3, user namespaces, SysV; the x32 numbers on x86_64.)
+        // (The box's refusals, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 8);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 8);
+        assert_eq!(super::plain_build_memory_filter().len(), 10);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 10);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 10 } else { memory };
+            let own = if build { 12 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (14, 16));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (14, 18));
         }
     }
 }

@@ -132,6 +132,105 @@ fn thread_cpu() -> Duration {
     Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
 }
 
+/// The thread that looks at a summed build's memory (see the build's watch), and what the watch
+/// knows of it: whether it is looking, since when, and its CPU clock.
+struct Looker {
+    ask: std::sync::mpsc::Sender<()>,
+    told: std::sync::mpsc::Receiver<(bool, LookTook)>,
+    /// The looking thread's CPU clock (`pthread_getcpuclockid`).
+    clock: libc::clockid_t,
+    /// Since when a look runs, and the looking thread's CPU time then.
+    running: Option<(Instant, Duration)>,
+    /// The thread is gone (it should not be: then the watch looks itself).
+    gone: bool,
+}
+
+/// Where a look of a [`Looker`] is.
+enum LookState {
+    /// Still looking: what it took so far.
+    Running(LookTook),
+    /// Done: whether the build was over its memory, and what the look took.
+    Done(bool, LookTook),
+}
+
+impl Looker {
+    /// Starts the looking thread in `scope`, which runs `look` (whether the build is over its
+    /// memory: `BoxHandle::build_out_of_memory`) each time it is asked; `None` where no thread
+    /// can be started (the watch then looks itself).
+    fn start<'scope>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        look: impl Fn() -> bool + Send + 'scope,
+    ) -> Option<Looker> {
+        let (ask, asked) = std::sync::mpsc::channel::<()>();
+        let (tell, told) = std::sync::mpsc::channel();
+        let (clock_tell, clock_told) = std::sync::mpsc::sync_channel(1);
+        let looking = move || {
+            let mut clock: libc::clockid_t = 0;
+            // SAFETY: pthread_getcpuclockid writes the clock's id into `clock`, which we own.
+            let known = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) } == 0;
+            let _ = clock_tell.send(known.then_some(clock));
+            for () in asked {
+                let (wall, cpu) = (Instant::now(), thread_cpu());
+                let over = look();
+                let took = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: wall.elapsed() };
+                if tell.send((over, took)).is_err() {
+                    break;
+                }
+            }
+        };
+        let started = std::thread::Builder::new().name("arena-build-look".into()).spawn_scoped(scope, looking);
+        if let Err(e) = started {
+            tracing::debug!("no thread to look at a build's memory ({e}): the watch looks itself");
+            return None;
+        }
+        // (Where its clock cannot be read, the thread still looks: only the clock's CPU time,
+        // read as it runs, is missing, and the wall clock's backstop holds.)
+        let clock = clock_told.recv().ok().flatten().unwrap_or(libc::CLOCK_THREAD_CPUTIME_ID);
+        Some(Looker { ask, told, clock, running: None, gone: false })
+    }
+
+    /// The looking thread's CPU time now (zero where its clock cannot be read).
+    fn cpu(&self) -> Duration {
+        if self.clock == libc::CLOCK_THREAD_CPUTIME_ID {
+            return Duration::ZERO;
+        }
+        let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes only the timespec it is given.
+        if unsafe { libc::clock_gettime(self.clock, &mut t) } != 0 {
+            return Duration::ZERO;
+        }
+        Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
+    }
+
+    /// Asks for a look.
+    fn ask(&mut self) {
+        match self.ask.send(()) {
+            Ok(()) => self.running = Some((Instant::now(), self.cpu())),
+            Err(_) => self.gone = true,
+        }
+    }
+
+    /// Where the look asked for is: done (no longer running), or still running, and what it has
+    /// taken so far (a thread that is gone counts as a look that found nothing, and is marked
+    /// gone: the watch looks itself from then on).
+    fn result(&mut self) -> LookState {
+        let (since, cpu) = self.running.unwrap_or((Instant::now(), Duration::ZERO));
+        match self.told.try_recv() {
+            Ok((over, took)) => {
+                self.running = None;
+                LookState::Done(over, took)
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                LookState::Running(LookTook { cpu: self.cpu().saturating_sub(cpu), wall: since.elapsed() })
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                (self.running, self.gone) = (None, true);
+                LookState::Done(false, LookTook::default())
+            }
+        }
+    }
+}
+
 /// Why a look at a summed build's memory stopped it, for its message: the CPU time it took, or
 /// the wall clock's where that was past its backstop and the CPU time was not.
 fn too_slow_why(took: LookTook) -> String {
@@ -1206,75 +1305,101 @@ fn run_boxed(
     let (mut memory_looked, mut memory_look) = (start, LookTook::default());
     // (A large folder takes a while to walk: at most a fifth of the time goes to walking it.)
     let (mut measured, mut walk, mut looked) = (start, Duration::ZERO, start);
-    let status = loop {
-        let over = if measured.elapsed() >= DISK_EVERY.max(walk * 4) {
-            measured = Instant::now();
-            let found = filled().map(Ended::Disk);
-            walk = measured.elapsed();
-            looked = Instant::now();
-            found
-        } else if looked.elapsed() >= DISK_EVERY {
-            looked = Instant::now();
-            free_over().map(Ended::Disk)
-        } else {
-            None
-        };
-        let over = over
-            .or_else(|| {
-                if !summed {
-                    return None;
-                }
-                match next_memory_look(memory_look) {
-                    NextLook::TooSlow(took) => return Some(Ended::Unmeasurable(took)),
-                    NextLook::After(wait) if memory_looked.elapsed() < wait => return None,
-                    NextLook::After(_) => {}
-                }
-                memory_looked = Instant::now();
-                let cpu = thread_cpu();
-                let over = handle.build_out_of_memory(proportional);
-                memory_look = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: memory_looked.elapsed() };
-                memory_looked = Instant::now();
-                over.then(|| Ended::Memory(handle.memory_limit_mb()))
-            })
-            .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
-            .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
-        match child.try_wait() {
-            // (A build that ended is measured once more: it may have been quick.)
-            Ok(Some(status)) => {
-                break filled().map_or(Ok(status), |why| {
-                    Err(Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false })
-                })
-            }
-            Ok(None) if over.is_some() => {
-                handle.kill();
-                let asked = Instant::now();
-                while matches!(child.try_wait(), Ok(None)) && asked.elapsed() < EXIT_GRACE {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                let _ = child.kill();
-                let _ = child.wait();
-                break Err(match over {
-                    Some(Ended::Disk(why)) => {
-                        Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false }
+    let status = std::thread::scope(|scope| {
+        // The looks at its memory run on a thread of their own (where one can be started; here
+        // otherwise), so that a slow look keeps neither the build's timeout, nor its end, nor the run's
+        // interruption waiting: the watch goes on while a look runs, and holds the look to its limits
+        // as it runs (its thread's CPU clock, and the wall clock).
+        let mut looker = summed.then(|| Looker::start(scope, || handle.build_out_of_memory(proportional))).flatten();
+        loop {
+            let over = if measured.elapsed() >= DISK_EVERY.max(walk * 4) {
+                measured = Instant::now();
+                let found = filled().map(Ended::Disk);
+                walk = measured.elapsed();
+                looked = Instant::now();
+                found
+            } else if looked.elapsed() >= DISK_EVERY {
+                looked = Instant::now();
+                free_over().map(Ended::Disk)
+            } else {
+                None
+            };
+            let over = over
+                .or_else(|| {
+                    if !summed {
+                        return None;
                     }
-                    Some(Ended::Interrupted) => other(format!("build `{build}` was ended with the run")),
-                    Some(Ended::Memory(mb)) => other(format!(
-                        "build `{build}` held more than {mb} MiB of memory together (all its processes), and was \
+                    if looker.as_ref().is_some_and(|l| l.gone) {
+                        looker = None;
+                    }
+                    if let Some(looker) = looker.as_mut().filter(|l| l.running.is_some()) {
+                        return match looker.result() {
+                            LookState::Running(took) => matches!(next_memory_look(took), NextLook::TooSlow(_))
+                                .then_some(Ended::Unmeasurable(took)),
+                            LookState::Done(over, took) => {
+                                (memory_look, memory_looked) = (took, Instant::now());
+                                over.then(|| Ended::Memory(handle.memory_limit_mb()))
+                            }
+                        };
+                    }
+                    match next_memory_look(memory_look) {
+                        NextLook::TooSlow(took) => return Some(Ended::Unmeasurable(took)),
+                        NextLook::After(wait) if memory_looked.elapsed() < wait => return None,
+                        NextLook::After(_) => {}
+                    }
+                    if let Some(looker) = looker.as_mut() {
+                        looker.ask();
+                        return None;
+                    }
+                    memory_looked = Instant::now();
+                    let cpu = thread_cpu();
+                    let over = handle.build_out_of_memory(proportional);
+                    memory_look = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: memory_looked.elapsed() };
+                    memory_looked = Instant::now();
+                    over.then(|| Ended::Memory(handle.memory_limit_mb()))
+                })
+                .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
+                .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
+            match child.try_wait() {
+                // (A build that ended is measured once more: it may have been quick.)
+                Ok(Some(status)) => {
+                    break filled().map_or(Ok(status), |why| {
+                        Err(Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false })
+                    })
+                }
+                Ok(None) if over.is_some() => {
+                    handle.kill();
+                    let asked = Instant::now();
+                    while matches!(child.try_wait(), Ok(None)) && asked.elapsed() < EXIT_GRACE {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break Err(match over {
+                        Some(Ended::Disk(why)) => {
+                            Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false }
+                        }
+                        Some(Ended::Interrupted) => other(format!("build `{build}` was ended with the run")),
+                        Some(Ended::Memory(mb)) => other(format!(
+                            "build `{build}` held more than {mb} MiB of memory together (all its processes), and was \
                          stopped: build with fewer jobs at once (make -j1, cargo build -j1), or raise \
                          build_memory_mb"
-                    )),
-                    Some(Ended::Unmeasurable(took)) => other(format!(
-                        "build `{build}` holds too many processes, files or sockets to be measured ({}): no build \
+                        )),
+                        Some(Ended::Unmeasurable(took)) => other(format!(
+                            "build `{build}` holds too many processes, files or sockets to be measured ({}): no build \
                          needs so many; build with fewer jobs at once (make -j1, cargo build -j1)",
-                        too_slow_why(took)
-                    )),
-                    _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
-                });
+                            too_slow_why(took)
+                        )),
+                        _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
+                    });
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(25)),
+                Err(e) => break Err(other(format!("build `{build}`: {e}"))),
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(25)),
-            Err(e) => break Err(other(format!("build `{build}`: {e}"))),
         }
-    };
+        // (The looking thread ends with its look, which a build killed or gone ends soon: the scope
+        // waits for it.)
+    });
     let memory_mb = handle.memory_limit_mb();
     handle.release();
     // Everything of the build is gone, and its pipe closed with it (unless a process escaped a
@@ -1726,6 +1851,57 @@ mod tests {
         }
         let busy = thread_cpu().saturating_sub(before);
         assert!(busy > Duration::ZERO, "busy: {busy:?}");
+    }
+
+    /// A look at a build's memory runs on a thread of its own: the watch gets control back at
+    /// once, sees the look running with the CPU it has taken so far (so that it can stop a look
+    /// too slow, and the build at its timeout, while the look runs), and its answer once it ends.
+    /// The look here spins until the test lets it end, so no timing is assumed: before, the
+    /// watch looked itself and waited for it all.
+    #[test]
+    fn a_look_runs_beside_the_watch_which_sees_what_it_takes_as_it_runs() {
+        use std::sync::atomic::AtomicBool;
+        let (release, looks) = (AtomicBool::new(false), AtomicU64::new(0));
+        std::thread::scope(|scope| {
+            let look = || {
+                looks.fetch_add(1, Ordering::Relaxed);
+                let mut spin = 0u64;
+                while !release.load(Ordering::Relaxed) {
+                    spin = std::hint::black_box(spin.wrapping_add(1));
+                }
+                true
+            };
+            let mut looker = Looker::start(scope, look).expect("a thread");
+            looker.ask();
+            let began = Instant::now();
+            let took = loop {
+                match looker.result() {
+                    LookState::Running(took) if took.cpu > Duration::ZERO => break took,
+                    LookState::Running(_) if began.elapsed() < Duration::from_secs(60) => {
+                        std::thread::sleep(Duration::from_millis(5))
+                    }
+                    LookState::Running(took) => panic!("the look's CPU never showed: {took:?}"),
+                    LookState::Done(..) => panic!("the look cannot end before it is let"),
+                }
+            };
+            assert!(looker.running.is_some() && took.wall > Duration::ZERO, "{took:?}");
+            assert_eq!(looks.load(Ordering::Relaxed), 1);
+            release.store(true, Ordering::Relaxed);
+            let began = Instant::now();
+            loop {
+                match looker.result() {
+                    LookState::Done(over, took) => {
+                        assert!(over && took.cpu > Duration::ZERO, "{took:?}");
+                        break;
+                    }
+                    LookState::Running(_) if began.elapsed() < Duration::from_secs(60) => {
+                        std::thread::sleep(Duration::from_millis(5))
+                    }
+                    LookState::Running(took) => panic!("the look never ended: {took:?}"),
+                }
+            }
+            assert!(looker.running.is_none() && !looker.gone);
+        });
     }
 
     /// A build whose box the machine could not prepare is the machine's fault, not the bot's
