@@ -257,6 +257,9 @@ enum Ended {
     /// A look at its memory took this long (more than [`MEMORY_LOOK_AT_MOST`] of the CPU, or
     /// [`MEMORY_LOOK_WALL_AT_MOST`] by the clock).
     Unmeasurable(LookTook),
+    /// A process of it (this pid and name) may not be looked at by the arena (see
+    /// `BoxHandle::unseen_build_process`).
+    Unseen(i32, String),
 }
 
 /// A bot's earlier builds, for the cap across runs: its name (for the message), and what they
@@ -1232,9 +1235,11 @@ fn run_boxed(
                 memory_looked = Instant::now();
                 let cpu = thread_cpu();
                 let over = handle.build_out_of_memory(proportional);
+                let unseen = handle.unseen_build_process();
                 memory_look = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: memory_looked.elapsed() };
                 memory_looked = Instant::now();
-                over.then(|| Ended::Memory(handle.memory_limit_mb()))
+                let over = over.then(|| Ended::Memory(handle.memory_limit_mb()));
+                over.or(unseen.map(|(pid, name)| Ended::Unseen(pid, name)))
             })
             .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
             .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
@@ -1267,6 +1272,12 @@ fn run_boxed(
                         "build `{build}` holds too many processes, files or sockets to be measured ({}): no build \
                          needs so many; build with fewer jobs at once (make -j1, cargo build -j1)",
                         too_slow_why(took)
+                    )),
+                    Some(Ended::Unseen(pid, name)) => other(format!(
+                        "build `{build}` was stopped: its process {pid} ({}) cannot be looked at by the arena, \
+                         so neither its memory nor its pipes and sockets can be counted; it runs a binary it \
+                         may not read (execute-only, chmod 111)? make it readable (chmod 755)",
+                        crate::safe_text::quoted(&name)
                     )),
                     _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                 });
