@@ -74,19 +74,22 @@ const MEMORY_EVERY: Duration = Duration::from_millis(100);
 /// times that left it unwatched long enough to hold 1.4 GiB under a `build_memory_mb` of 1,024
 /// for some 20 s.
 const MEMORY_WAIT_AT_MOST: Duration = Duration::from_millis(500);
-/// The most CPU time one look at a summed build's memory may take the looking thread (its
-/// `CLOCK_THREAD_CPUTIME_ID`: what the look itself costs, whatever else the machine runs): past
-/// it, the build is stopped (no honest build holds so many processes, files or sockets that a
-/// look costs so much, and while the arena looks the build is not watched). Timed by the wall
-/// clock, a thrashing or loaded machine, slow to give the arena's thread the CPU, could stop an
-/// honest build for what is no fault of its own.
+/// The longest one look at a summed build's memory may take the looking thread, but for its waits
+/// for the CPU (the wall clock's time less the thread's run-queue wait, see [`run_queue_wait`]:
+/// its CPU time, and what it was kept waiting otherwise, as on a lock of the build's processes'
+/// memory): past it, the build is stopped (no honest build holds so many processes, files or
+/// sockets that a look costs so much, and while the arena looks the build is not watched). A
+/// thrashing or loaded machine, slow to give the arena's thread the CPU, stops no honest build
+/// so; a build that kept each look waiting without the CPU (threads that `mprotect` in a loop
+/// hold their memory's lock, which `smaps_rollup` waits on) made looks of 10 to 19 s, 0.1 s of
+/// CPU each, every half a second, when only the CPU time was held to this.
 const MEMORY_LOOK_AT_MOST: Duration = Duration::from_secs(2);
-/// The longest one look at a summed build's memory may take by the wall clock, however little of
-/// the CPU it took: a backstop, ten times [`MEMORY_LOOK_AT_MOST`], for a look the build keeps
-/// waiting (on a lock of its processes' memory, say) rather than busy; past it, the build is
-/// stopped too, said so. (A look that never ends at all would still hold the arena: the look is
-/// made on the thread that watches the build.)
-const MEMORY_LOOK_WALL_AT_MOST: Duration = Duration::from_secs(20);
+/// The longest one look at a summed build's memory may take by the wall clock, its waits for the
+/// CPU too: a backstop, for a machine so loaded that the build goes unwatched long; past it, the
+/// build is stopped too, said so, as the machine's fault (not the bot's). (A look that never
+/// ends at all would still hold the arena: the look is made on the thread that watches the
+/// build.)
+const MEMORY_LOOK_WALL_AT_MOST: Duration = Duration::from_secs(5);
 
 /// How long one look at a summed build's memory took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -95,6 +98,16 @@ struct LookTook {
     cpu: Duration,
     /// The wall clock's.
     wall: Duration,
+    /// What of it the thread waited for the CPU, on a run queue ([`run_queue_wait`]; zero where
+    /// that cannot be read: then the wall clock's time is held to [`MEMORY_LOOK_AT_MOST`]).
+    queued: Duration,
+}
+
+impl LookTook {
+    /// The look's time but for its waits for the CPU: what is held to [`MEMORY_LOOK_AT_MOST`].
+    fn held(&self) -> Duration {
+        self.wall.saturating_sub(self.queued).max(self.cpu)
+    }
 }
 
 /// What the arena does next about a summed build's memory, given how long its last look took.
@@ -102,18 +115,19 @@ struct LookTook {
 enum NextLook {
     /// Looks again once this long has passed since the last look ended.
     After(Duration),
-    /// Stops the build: the last look took more of the CPU than [`MEMORY_LOOK_AT_MOST`], or
-    /// longer on the wall clock than [`MEMORY_LOOK_WALL_AT_MOST`].
+    /// Stops the build: the last look took longer than [`MEMORY_LOOK_AT_MOST`] but for its waits
+    /// for the CPU, or longer on the wall clock than [`MEMORY_LOOK_WALL_AT_MOST`].
     TooSlow(LookTook),
 }
 
 /// The wait before the next look at a summed build's memory: four times the last look on the
 /// wall clock (at most a fifth of the arena's time goes to looking, and a machine that is slow to
 /// run the looks is looked at less often), at least [`MEMORY_EVERY`] and at most
-/// [`MEMORY_WAIT_AT_MOST`]; or [`NextLook::TooSlow`] where the last look took more CPU time than
-/// [`MEMORY_LOOK_AT_MOST`], or more wall clock time than [`MEMORY_LOOK_WALL_AT_MOST`].
+/// [`MEMORY_WAIT_AT_MOST`]; or [`NextLook::TooSlow`] where the last look took more than
+/// [`MEMORY_LOOK_AT_MOST`] but for its waits for the CPU ([`LookTook::held`]), or more wall clock
+/// time than [`MEMORY_LOOK_WALL_AT_MOST`].
 fn next_memory_look(last_look: LookTook) -> NextLook {
-    if last_look.cpu > MEMORY_LOOK_AT_MOST || last_look.wall > MEMORY_LOOK_WALL_AT_MOST {
+    if last_look.held() > MEMORY_LOOK_AT_MOST || last_look.wall > MEMORY_LOOK_WALL_AT_MOST {
         NextLook::TooSlow(last_look)
     } else {
         NextLook::After(last_look.wall.saturating_mul(4).clamp(MEMORY_EVERY, MEMORY_WAIT_AT_MOST))
@@ -122,7 +136,7 @@ fn next_memory_look(last_look: LookTook) -> NextLook {
 
 /// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`: in the kernel on its
 /// behalf too, where a look's reading of `/proc` goes); zero where that clock cannot be read
-/// (then only [`MEMORY_LOOK_WALL_AT_MOST`] stops a slow look).
+/// (then the look's time but for its waits for the CPU is held without it, see [`LookTook::held`]).
 fn thread_cpu() -> Duration {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes only the timespec it is given.
@@ -132,22 +146,44 @@ fn thread_cpu() -> Duration {
     Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
 }
 
-/// Why a look at a summed build's memory stopped it, for its message: the CPU time it took, or
-/// the wall clock's where that was past its backstop and the CPU time was not.
+/// What the calling thread has waited for the CPU on a run queue since it started: the second
+/// field of `/proc/thread-self/schedstat`, in nanoseconds (`None` where it cannot be read).
+fn run_queue_wait() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().nth(1)?.parse().ok().map(Duration::from_nanos)
+}
+
+/// `d` in seconds, rounded up to a tenth: a time past a limit never reads as the limit itself.
+fn tenths_up(d: Duration) -> f64 {
+    (d.as_secs_f64() * 10.0).ceil() / 10.0
+}
+
+/// Whether a look that stopped a build was slow only for the machine: not past
+/// [`MEMORY_LOOK_AT_MOST`] but for its waits for the CPU, only past the wall clock's backstop.
+fn too_slow_for_the_machine(took: LookTook) -> bool {
+    took.held() <= MEMORY_LOOK_AT_MOST
+}
+
+/// Why a look at a summed build's memory stopped it, for its message: the time it took but for
+/// its waits for the CPU (its CPU time, and what the build's processes kept it waiting), or the
+/// wall clock's where only that was past its backstop (the machine's waits).
 fn too_slow_why(took: LookTook) -> String {
-    if took.cpu > MEMORY_LOOK_AT_MOST {
+    if !too_slow_for_the_machine(took) {
         format!(
-            "a look at its memory took {:.1} s of the arena's CPU, more than {} s",
+            "a look at its memory took {:.1} s of the arena's time, more than {} s ({:.1} s of its CPU, {:.1} s kept \
+             waiting by the build's processes)",
+            tenths_up(took.held()),
+            MEMORY_LOOK_AT_MOST.as_secs(),
             took.cpu.as_secs_f64(),
-            MEMORY_LOOK_AT_MOST.as_secs()
+            took.held().saturating_sub(took.cpu).as_secs_f64()
         )
     } else {
         format!(
-            "a look at its memory took {:.1} s by the clock, more than {} s, though only {:.1} s of the arena's CPU: \
-             its processes kept the look waiting, or the machine is badly overloaded",
-            took.wall.as_secs_f64(),
+            "a look at its memory took {:.1} s by the clock, more than {} s, {:.1} s of it waiting for the CPU: \
+             the machine is overloaded",
+            tenths_up(took.wall),
             MEMORY_LOOK_WALL_AT_MOST.as_secs(),
-            took.cpu.as_secs_f64()
+            took.queued.as_secs_f64()
         )
     }
 }
@@ -1233,10 +1269,13 @@ fn run_boxed(
                     NextLook::After(_) => {}
                 }
                 memory_looked = Instant::now();
-                let cpu = thread_cpu();
+                let (cpu, queued) = (thread_cpu(), run_queue_wait());
                 let over = handle.build_out_of_memory(proportional);
                 let unseen = handle.unseen_build_process();
-                memory_look = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: memory_looked.elapsed() };
+                let wall = memory_looked.elapsed();
+                let queued =
+                    queued.zip(run_queue_wait()).map_or(Duration::ZERO, |(then, now)| now.saturating_sub(then));
+                memory_look = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall, queued };
                 memory_looked = Instant::now();
                 let over = over.then(|| Ended::Memory(handle.memory_limit_mb()));
                 over.or(unseen.map(|(pid, name)| Ended::Unseen(pid, name)))
@@ -1268,6 +1307,12 @@ fn run_boxed(
                          stopped: build with fewer jobs at once (make -j1, cargo build -j1), or raise \
                          build_memory_mb"
                     )),
+                    Some(Ended::Unmeasurable(took)) if too_slow_for_the_machine(took) => Failed {
+                        why: format!("build `{build}` was stopped, no fault of the bot's: {}", too_slow_why(took)),
+                        disk: false,
+                        signal: None,
+                        machine: true,
+                    },
                     Some(Ended::Unmeasurable(took)) => other(format!(
                         "build `{build}` holds too many processes, files or sockets to be measured ({}): no build \
                          needs so many; build with fewer jobs at once (make -j1, cargo build -j1)",
@@ -1692,32 +1737,82 @@ mod tests {
 
     /// The wait between two looks at a summed build's memory is four times the last look, but
     /// never more than half a second (a build whose looks took 15 s was unwatched long between
-    /// them, and held 1.4 GiB under 1,024 so), nor less than a tenth; a look of more than 2 s of
-    /// the CPU stops the build, and one of more than 20 s by the clock, however little CPU it
-    /// took. The control: a look slow only by the clock (a loaded machine's: 5 s of the wall
-    /// clock, a tenth of a second of CPU) measures on, half a second later.
+    /// them, and held 1.4 GiB under 1,024 so), nor less than a tenth; a look of more than 2 s but
+    /// for its waits for the CPU (CPU, or kept waiting by the build's processes) stops the build,
+    /// and one of more than 5 s by the clock, whatever it waited on. The control: a look slow
+    /// only for its waits for the CPU (a loaded machine's: 5 s of the wall clock, 4.8 s of them on
+    /// a run queue, a tenth of a second of CPU) measures on, half a second later; the same look
+    /// not on a run queue (kept waiting by the build, as on its memory's lock) stops it.
     #[test]
     fn a_slow_look_at_a_builds_memory_waits_half_a_second_at_most_and_a_very_slow_one_stops_it() {
         let ms = Duration::from_millis;
-        let took = |cpu: u64, wall: u64| LookTook { cpu: ms(cpu), wall: ms(wall) };
-        assert_eq!(next_memory_look(took(1, 1)), NextLook::After(ms(100)), "the control: a quick look");
-        assert_eq!(next_memory_look(took(50, 50)), NextLook::After(ms(200)));
-        assert_eq!(next_memory_look(took(125, 125)), NextLook::After(ms(500)));
-        assert_eq!(next_memory_look(took(1_000, 1_000)), NextLook::After(ms(500)), "not 4 s");
-        assert_eq!(next_memory_look(took(2_000, 2_000)), NextLook::After(ms(500)), "2 s is still measured");
-        assert_eq!(next_memory_look(took(2_001, 2_001)), NextLook::TooSlow(took(2_001, 2_001)));
-        let red = took(15_000, 15_000);
+        let took = |cpu: u64, wall: u64, queued: u64| LookTook { cpu: ms(cpu), wall: ms(wall), queued: ms(queued) };
+        assert_eq!(next_memory_look(took(1, 1, 0)), NextLook::After(ms(100)), "the control: a quick look");
+        assert_eq!(next_memory_look(took(50, 50, 0)), NextLook::After(ms(200)));
+        assert_eq!(next_memory_look(took(125, 125, 0)), NextLook::After(ms(500)));
+        assert_eq!(next_memory_look(took(1_000, 1_000, 0)), NextLook::After(ms(500)), "not 4 s");
+        assert_eq!(next_memory_look(took(2_000, 2_000, 0)), NextLook::After(ms(500)), "2 s is still measured");
+        assert_eq!(next_memory_look(took(2_001, 2_001, 0)), NextLook::TooSlow(took(2_001, 2_001, 0)));
+        let red = took(15_000, 15_000, 0);
         assert_eq!(next_memory_look(red), NextLook::TooSlow(red), "the red team's look");
-        let loaded = took(100, 5_000);
+        let loaded = took(100, 5_000, 4_800);
         assert_eq!(next_memory_look(loaded), NextLook::After(ms(500)), "the control: a loaded machine's look");
-        assert_eq!(next_memory_look(took(2_000, 20_000)), NextLook::After(ms(500)), "20 s by the clock is measured");
-        let waiting = took(100, 20_001);
+        let stalled = took(100, 5_000, 0);
+        assert_eq!(next_memory_look(stalled), NextLook::TooSlow(stalled), "a look the build kept waiting");
+        let stalled = took(100, 2_500, 0);
+        assert_eq!(next_memory_look(stalled), NextLook::TooSlow(stalled), "kept waiting 2.4 s");
+        assert_eq!(next_memory_look(took(100, 2_500, 500)), NextLook::After(ms(500)), "2 s but for the run queue");
+        assert_eq!(
+            next_memory_look(took(2_000, 5_000, 3_000)),
+            NextLook::After(ms(500)),
+            "5 s by the clock is measured"
+        );
+        let waiting = took(100, 5_001, 4_901);
         assert_eq!(next_memory_look(waiting), NextLook::TooSlow(waiting), "the backstop");
-        let never = LookTook { cpu: Duration::ZERO, wall: Duration::MAX };
+        let never = LookTook { cpu: Duration::ZERO, wall: Duration::MAX, queued: Duration::MAX };
         assert_eq!(next_memory_look(never), NextLook::TooSlow(never));
-        assert!(too_slow_why(red).contains("15.0 s of the arena's CPU, more than 2 s"), "{}", too_slow_why(red));
+        assert!(!too_slow_for_the_machine(red) && !too_slow_for_the_machine(stalled));
+        assert!(too_slow_for_the_machine(waiting) && too_slow_for_the_machine(never));
+        let why = too_slow_why(red);
+        assert!(
+            why.contains("15.0 s of the arena's time, more than 2 s (15.0 s of its CPU, 0.0 s kept waiting"),
+            "{why}"
+        );
+        let why = too_slow_why(stalled);
+        assert!(
+            why.contains("2.5 s of the arena's time, more than 2 s (0.1 s of its CPU, 2.4 s kept waiting"),
+            "{why}"
+        );
         let why = too_slow_why(waiting);
-        assert!(why.contains("20.0 s by the clock, more than 20 s, though only 0.1 s of the arena's CPU"), "{why}");
+        assert!(
+            why.contains("5.1 s by the clock, more than 5 s, 4.9 s of it waiting for the CPU: the machine"),
+            "{why}"
+        );
+    }
+
+    /// The looking thread's wait on a run queue counts while it waits for the CPU, not while it
+    /// sleeps: a tenth of a second asleep adds little (less than half of it); the control, two
+    /// threads more busy than the machine has CPUs for a while, adds some.
+    #[test]
+    fn the_run_queue_wait_counts_waits_for_the_cpu_not_sleep() {
+        let Some(before) = run_queue_wait() else { return eprintln!("skipped: no schedstat") };
+        std::thread::sleep(Duration::from_millis(100));
+        let slept = run_queue_wait().unwrap_or_default().saturating_sub(before);
+        assert!(slept < Duration::from_millis(50), "asleep: {slept:?}");
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let spinners: Vec<_> = (0..cpus * 2)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || while !stop.load(std::sync::atomic::Ordering::Relaxed) {})
+            })
+            .collect();
+        let (before, start) = (run_queue_wait().unwrap_or_default(), std::time::Instant::now());
+        while start.elapsed() < Duration::from_millis(300) {}
+        let busy = run_queue_wait().unwrap_or_default().saturating_sub(before);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        spinners.into_iter().for_each(|t| t.join().unwrap());
+        assert!(busy > Duration::ZERO, "the control, among more busy threads than CPUs: {busy:?}");
     }
 
     /// The looking thread's CPU time counts what it runs, not what the wall clock passes while it
