@@ -4051,3 +4051,44 @@ fn a_bot_without_a_sandbox_gets_no_ambient_capability() {
         assert_eq!(read(name).trim(), "CapAmb:\t0000000000000000", "{name}: no ambient capability");
     }
 }
+
+/// A plain build of an arena that is not root (here root's test runs it as `nobody`, or the test
+/// itself is not root) may not hide its descriptors behind a binary it made execute-only: one
+/// that runs a binary it may not read is not dumpable, and the arena, of the same user, may not
+/// read its `/proc/PID/fd` (nor count the pipes and sockets it holds: 4 x 500 full pipes, 125 MiB
+/// and more, built under a `build_memory_mb` of 64 so). Such a build is stopped, told why, even
+/// one that holds little. The controls: the same build whose binary stays readable builds with
+/// few pipes, and is held to its memory with many; with the sandbox off, the execute-only one
+/// builds (nothing is summed).
+#[test]
+fn a_plain_build_may_not_hide_behind_an_execute_only_binary() {
+    let build = |pipes: u32, mode: &str| format!("chmod {mode} pipes && ./pipes 4 {pipes} 2 > said; chmod 755 pipes");
+    let built = |build: &str, sandbox: &str| -> (Value, String) {
+        let settings = "build_memory_mb = 64";
+        if as_root() {
+            let (student, said, _) = built_by_nobody("pipes", PIPES_C, build, settings, sandbox);
+            return (student, said);
+        }
+        let prepare = |folder: &Path| compiled_for_the_build(folder, "pipes", PIPES_C);
+        let settings = format!("sandbox = \"{sandbox}\"\n{settings}");
+        let (student, _, _) = build_in_prepared_folder(build, &settings, &prepare);
+        (student, String::new())
+    };
+    for pipes in [500, 10] {
+        let (student, _) = built(&build(pipes, "111"), "plain");
+        let failure = student["failure"].as_str().unwrap_or_default();
+        assert!(
+            failure.contains("(`pipes`) cannot be looked at by the arena") && failure.contains("chmod 111"),
+            "{pipes} pipes each: {student}"
+        );
+    }
+    let (student, said) = built(&build(10, "755"), "plain");
+    assert!(student["failure"].is_null(), "the control, readable: {student}");
+    assert!(!as_root() || !said.is_empty(), "the control said what it held: {said:?}");
+    let (student, _) = built(&build(500, "755"), "plain");
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "the control, readable: {student}");
+    let (student, said) = built(&build(500, "111"), "none");
+    assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
+    assert!(!as_root() || !said.is_empty(), "the control, without the sandbox, said what it held: {said:?}");
+}

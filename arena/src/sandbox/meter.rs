@@ -98,6 +98,29 @@ pub(super) fn threads(pid: i32) -> Option<u64> {
     stat_fields(pid).and_then(|f| f.get(17).copied())
 }
 
+/// The first process from `root` down whose descriptors the arena may not read, with its name
+/// (`None` where it may read every one's): its `/proc/PID/fd` (or, its first thread having
+/// ended, a live thread's) fails with `EACCES` while it has memory. An arena that is root reads
+/// every process's; one that is not may not read those of a process of its own user that is not
+/// dumpable: one that runs a binary it may not read (`chmod 111`). A process gone, ending (its
+/// memory gone) or a zombie, whose descriptors the kernel shows as root's, is passed over.
+pub(super) fn unseen(root: i32) -> Option<(i32, String)> {
+    let denied =
+        |dir: String| std::fs::File::open(dir).is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
+    // (Read after the refusal: a process's memory, once gone, never comes back.)
+    let has_memory = |pid: i32| stat_fields(pid).is_some_and(|f| f.get(20).is_some_and(|&vsize| vsize > 0));
+    tree(root).into_iter().find_map(|pid| {
+        let hidden = denied(format!("/proc/{pid}/fd"))
+            && (has_memory(pid)
+                || live_thread(pid)
+                    .is_some_and(|(tid, _)| denied(format!("/proc/{pid}/task/{tid}/fd")) && has_memory(tid)));
+        hidden.then(|| {
+            let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            (pid, name.trim_end().to_owned())
+        })
+    })
+}
+
 /// `root` and every process below it.
 pub(super) fn tree(root: i32) -> Vec<i32> {
     let mut all = Vec::new();

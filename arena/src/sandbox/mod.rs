@@ -2552,6 +2552,16 @@ impl BoxHandle {
         used.memory().saturating_add(sockets) > self.memory_cap
     }
 
+    /// A process of a plain build (or bot: not boxed, kept) that the arena may not look at, its
+    /// pid and name (see `meter::unseen`): its descriptors (the pipes and sockets it holds) and
+    /// its proportional set cannot be read, and would go uncounted (a plain build of an arena
+    /// that is not root held 198 MiB in socket buffers under a `build_memory_mb` of 64 so,
+    /// behind a binary made execute-only). `None` elsewhere (a box's processes are the arena's
+    /// to read in its user namespace, but for its own supervisor, not dumpable).
+    pub fn unseen_build_process(&self) -> Option<(i32, String)> {
+        self.leader.filter(|_| self.kept && !self.boxed).and_then(meter::unseen)
+    }
+
     /// Kills every process of the box at once (the bot, its children, any daemon).
     pub fn kill(&self) {
         if let Some(fd) = &self.init {

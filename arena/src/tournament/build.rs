@@ -74,19 +74,22 @@ const MEMORY_EVERY: Duration = Duration::from_millis(100);
 /// times that left it unwatched long enough to hold 1.4 GiB under a `build_memory_mb` of 1,024
 /// for some 20 s.
 const MEMORY_WAIT_AT_MOST: Duration = Duration::from_millis(500);
-/// The most CPU time one look at a summed build's memory may take the looking thread (its
-/// `CLOCK_THREAD_CPUTIME_ID`: what the look itself costs, whatever else the machine runs): past
-/// it, the build is stopped (no honest build holds so many processes, files or sockets that a
-/// look costs so much, and while the arena looks the build is not watched). Timed by the wall
-/// clock, a thrashing or loaded machine, slow to give the arena's thread the CPU, could stop an
-/// honest build for what is no fault of its own.
+/// The longest one look at a summed build's memory may take the looking thread, but for its waits
+/// for the CPU (the wall clock's time less the thread's run-queue wait, see [`run_queue_wait`]:
+/// its CPU time, and what it was kept waiting otherwise, as on a lock of the build's processes'
+/// memory): past it, the build is stopped (no honest build holds so many processes, files or
+/// sockets that a look costs so much, and while the arena looks the build is not watched). A
+/// thrashing or loaded machine, slow to give the arena's thread the CPU, stops no honest build
+/// so; a build that kept each look waiting without the CPU (threads that `mprotect` in a loop
+/// hold their memory's lock, which `smaps_rollup` waits on) made looks of 10 to 19 s, 0.1 s of
+/// CPU each, every half a second, when only the CPU time was held to this.
 const MEMORY_LOOK_AT_MOST: Duration = Duration::from_secs(2);
-/// The longest one look at a summed build's memory may take by the wall clock, however little of
-/// the CPU it took: a backstop, ten times [`MEMORY_LOOK_AT_MOST`], for a look the build keeps
-/// waiting (on a lock of its processes' memory, say) rather than busy; past it, the build is
-/// stopped too, said so. (A look that never ends at all would still hold the arena: the look is
-/// made on the thread that watches the build.)
-const MEMORY_LOOK_WALL_AT_MOST: Duration = Duration::from_secs(20);
+/// The longest one look at a summed build's memory may take by the wall clock, its waits for the
+/// CPU too: a backstop, for a machine so loaded that the build goes unwatched long; past it, the
+/// build is stopped too, said so, as the machine's fault (not the bot's). (A look runs on a
+/// thread of its own, [`Looker`], and is held to both as it runs: one that never ends stops the
+/// build too.)
+const MEMORY_LOOK_WALL_AT_MOST: Duration = Duration::from_secs(5);
 
 /// How long one look at a summed build's memory took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -95,6 +98,30 @@ struct LookTook {
     cpu: Duration,
     /// The wall clock's.
     wall: Duration,
+    /// What of it the thread waited for the CPU, on a run queue ([`run_queue_wait`]; zero where
+    /// that cannot be read: then the wall clock's time is held to [`MEMORY_LOOK_AT_MOST`]).
+    queued: Duration,
+}
+
+impl LookTook {
+    /// A look begun at `wall` with the looking thread's CPU time `cpu` and run-queue wait
+    /// `queued` then, those being `queued_now` and `cpu_now` now (a run-queue wait not read at
+    /// either end counts as none: the wall clock's time is held then).
+    fn since(
+        wall: Instant,
+        cpu: Duration,
+        queued: Option<Duration>,
+        queued_now: Option<Duration>,
+        cpu_now: Duration,
+    ) -> LookTook {
+        let queued = queued.zip(queued_now).map_or(Duration::ZERO, |(then, now)| now.saturating_sub(then));
+        LookTook { cpu: cpu_now.saturating_sub(cpu), wall: wall.elapsed(), queued }
+    }
+
+    /// The look's time but for its waits for the CPU: what is held to [`MEMORY_LOOK_AT_MOST`].
+    fn held(&self) -> Duration {
+        self.wall.saturating_sub(self.queued).max(self.cpu)
+    }
 }
 
 /// What the arena does next about a summed build's memory, given how long its last look took.
@@ -102,18 +129,19 @@ struct LookTook {
 enum NextLook {
     /// Looks again once this long has passed since the last look ended.
     After(Duration),
-    /// Stops the build: the last look took more of the CPU than [`MEMORY_LOOK_AT_MOST`], or
-    /// longer on the wall clock than [`MEMORY_LOOK_WALL_AT_MOST`].
+    /// Stops the build: the last look took longer than [`MEMORY_LOOK_AT_MOST`] but for its waits
+    /// for the CPU, or longer on the wall clock than [`MEMORY_LOOK_WALL_AT_MOST`].
     TooSlow(LookTook),
 }
 
 /// The wait before the next look at a summed build's memory: four times the last look on the
 /// wall clock (at most a fifth of the arena's time goes to looking, and a machine that is slow to
 /// run the looks is looked at less often), at least [`MEMORY_EVERY`] and at most
-/// [`MEMORY_WAIT_AT_MOST`]; or [`NextLook::TooSlow`] where the last look took more CPU time than
-/// [`MEMORY_LOOK_AT_MOST`], or more wall clock time than [`MEMORY_LOOK_WALL_AT_MOST`].
+/// [`MEMORY_WAIT_AT_MOST`]; or [`NextLook::TooSlow`] where the last look took more than
+/// [`MEMORY_LOOK_AT_MOST`] but for its waits for the CPU ([`LookTook::held`]), or more wall clock
+/// time than [`MEMORY_LOOK_WALL_AT_MOST`].
 fn next_memory_look(last_look: LookTook) -> NextLook {
-    if last_look.cpu > MEMORY_LOOK_AT_MOST || last_look.wall > MEMORY_LOOK_WALL_AT_MOST {
+    if last_look.held() > MEMORY_LOOK_AT_MOST || last_look.wall > MEMORY_LOOK_WALL_AT_MOST {
         NextLook::TooSlow(last_look)
     } else {
         NextLook::After(last_look.wall.saturating_mul(4).clamp(MEMORY_EVERY, MEMORY_WAIT_AT_MOST))
@@ -122,7 +150,7 @@ fn next_memory_look(last_look: LookTook) -> NextLook {
 
 /// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`: in the kernel on its
 /// behalf too, where a look's reading of `/proc` goes); zero where that clock cannot be read
-/// (then only [`MEMORY_LOOK_WALL_AT_MOST`] stops a slow look).
+/// (then the look's time but for its waits for the CPU is held without it, see [`LookTook::held`]).
 fn thread_cpu() -> Duration {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes only the timespec it is given.
@@ -132,15 +160,28 @@ fn thread_cpu() -> Duration {
     Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
 }
 
+/// One look at a summed build (see the build's watch): why it is to be stopped, if it is: over
+/// its memory (all its processes together, see `BoxHandle::build_out_of_memory`), or a process
+/// of it the arena may not look at (`BoxHandle::unseen_build_process`).
+fn look_at_memory(handle: &crate::sandbox::BoxHandle, proportional: bool) -> Option<Ended> {
+    let over = handle.build_out_of_memory(proportional);
+    let unseen = handle.unseen_build_process();
+    let over = over.then(|| Ended::Memory(handle.memory_limit_mb()));
+    over.or(unseen.map(|(pid, name)| Ended::Unseen(pid, name)))
+}
+
 /// The thread that looks at a summed build's memory (see the build's watch), and what the watch
 /// knows of it: whether it is looking, since when, and its CPU clock.
 struct Looker {
     ask: std::sync::mpsc::Sender<()>,
-    told: std::sync::mpsc::Receiver<(bool, LookTook)>,
+    told: std::sync::mpsc::Receiver<(Option<Ended>, LookTook)>,
     /// The looking thread's CPU clock (`pthread_getcpuclockid`).
     clock: libc::clockid_t,
-    /// Since when a look runs, and the looking thread's CPU time then.
-    running: Option<(Instant, Duration)>,
+    /// The looking thread's id, whose run-queue wait the watch reads as it looks (see
+    /// [`run_queue_wait`]).
+    tid: Option<libc::pid_t>,
+    /// Since when a look runs, and the looking thread's CPU time and run-queue wait then.
+    running: Option<(Instant, Duration, Option<Duration>)>,
     /// The thread is gone (it should not be: then the watch looks itself).
     gone: bool,
 }
@@ -149,17 +190,18 @@ struct Looker {
 enum LookState {
     /// Still looking: what it took so far.
     Running(LookTook),
-    /// Done: whether the build was over its memory, and what the look took.
-    Done(bool, LookTook),
+    /// Done: why the build is to be stopped (over its memory, or a process of it that cannot be
+    /// looked at), if it is, and what the look took.
+    Done(Option<Ended>, LookTook),
 }
 
 impl Looker {
-    /// Starts the looking thread in `scope`, which runs `look` (whether the build is over its
-    /// memory: `BoxHandle::build_out_of_memory`) each time it is asked; `None` where no thread
-    /// can be started (the watch then looks itself).
+    /// Starts the looking thread in `scope`, which runs `look` (why the build is to be stopped, if
+    /// it is: see [`look_at_memory`]) each time it is asked; `None` where no thread can be started
+    /// (the watch then looks itself).
     fn start<'scope>(
         scope: &'scope std::thread::Scope<'scope, '_>,
-        look: impl Fn() -> bool + Send + 'scope,
+        look: impl Fn() -> Option<Ended> + Send + 'scope,
     ) -> Option<Looker> {
         let (ask, asked) = std::sync::mpsc::channel::<()>();
         let (tell, told) = std::sync::mpsc::channel();
@@ -168,11 +210,12 @@ impl Looker {
             let mut clock: libc::clockid_t = 0;
             // SAFETY: pthread_getcpuclockid writes the clock's id into `clock`, which we own.
             let known = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) } == 0;
-            let _ = clock_tell.send(known.then_some(clock));
+            // SAFETY: gettid has no arguments and cannot fail.
+            let _ = clock_tell.send((known.then_some(clock), unsafe { libc::gettid() }));
             for () in asked {
-                let (wall, cpu) = (Instant::now(), thread_cpu());
+                let (wall, cpu, queued) = (Instant::now(), thread_cpu(), run_queue_wait(None));
                 let over = look();
-                let took = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: wall.elapsed() };
+                let took = LookTook::since(wall, cpu, queued, run_queue_wait(None), thread_cpu());
                 if tell.send((over, took)).is_err() {
                     break;
                 }
@@ -185,8 +228,9 @@ impl Looker {
         }
         // (Where its clock cannot be read, the thread still looks: only the clock's CPU time,
         // read as it runs, is missing, and the wall clock's backstop holds.)
-        let clock = clock_told.recv().ok().flatten().unwrap_or(libc::CLOCK_THREAD_CPUTIME_ID);
-        Some(Looker { ask, told, clock, running: None, gone: false })
+        let (clock, tid) = clock_told.recv().map_or((None, None), |(clock, tid)| (clock, Some(tid)));
+        let clock = clock.unwrap_or(libc::CLOCK_THREAD_CPUTIME_ID);
+        Some(Looker { ask, told, clock, tid, running: None, gone: false })
     }
 
     /// The looking thread's CPU time now (zero where its clock cannot be read).
@@ -205,7 +249,7 @@ impl Looker {
     /// Asks for a look.
     fn ask(&mut self) {
         match self.ask.send(()) {
-            Ok(()) => self.running = Some((Instant::now(), self.cpu())),
+            Ok(()) => self.running = Some((Instant::now(), self.cpu(), run_queue_wait(self.tid))),
             Err(_) => self.gone = true,
         }
     }
@@ -214,39 +258,64 @@ impl Looker {
     /// taken so far (a thread that is gone counts as a look that found nothing, and is marked
     /// gone: the watch looks itself from then on).
     fn result(&mut self) -> LookState {
-        let (since, cpu) = self.running.unwrap_or((Instant::now(), Duration::ZERO));
+        let (since, cpu, queued) = self.running.unwrap_or((Instant::now(), Duration::ZERO, None));
         match self.told.try_recv() {
             Ok((over, took)) => {
                 self.running = None;
                 LookState::Done(over, took)
             }
             Err(std::sync::mpsc::TryRecvError::Empty) => {
-                LookState::Running(LookTook { cpu: self.cpu().saturating_sub(cpu), wall: since.elapsed() })
+                LookState::Running(LookTook::since(since, cpu, queued, run_queue_wait(self.tid), self.cpu()))
             }
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                 (self.running, self.gone) = (None, true);
-                LookState::Done(false, LookTook::default())
+                LookState::Done(None, LookTook::default())
             }
         }
     }
 }
 
-/// Why a look at a summed build's memory stopped it, for its message: the CPU time it took, or
-/// the wall clock's where that was past its backstop and the CPU time was not.
+/// What a thread of the arena (`of`, by its id; `None`: the calling thread) has waited for the
+/// CPU on a run queue since it started: the second field of its `schedstat`, in nanoseconds
+/// (`None` where it cannot be read).
+fn run_queue_wait(of: Option<libc::pid_t>) -> Option<Duration> {
+    let path =
+        of.map_or_else(|| "/proc/thread-self/schedstat".to_string(), |tid| format!("/proc/self/task/{tid}/schedstat"));
+    let text = std::fs::read_to_string(path).ok()?;
+    text.split_whitespace().nth(1)?.parse().ok().map(Duration::from_nanos)
+}
+
+/// `d` in seconds, rounded up to a tenth: a time past a limit never reads as the limit itself.
+fn tenths_up(d: Duration) -> f64 {
+    (d.as_secs_f64() * 10.0).ceil() / 10.0
+}
+
+/// Whether a look that stopped a build was slow only for the machine: not past
+/// [`MEMORY_LOOK_AT_MOST`] but for its waits for the CPU, only past the wall clock's backstop.
+fn too_slow_for_the_machine(took: LookTook) -> bool {
+    took.held() <= MEMORY_LOOK_AT_MOST
+}
+
+/// Why a look at a summed build's memory stopped it, for its message: the time it took but for
+/// its waits for the CPU (its CPU time, and what the build's processes kept it waiting), or the
+/// wall clock's where only that was past its backstop (the machine's waits).
 fn too_slow_why(took: LookTook) -> String {
-    if took.cpu > MEMORY_LOOK_AT_MOST {
+    if !too_slow_for_the_machine(took) {
         format!(
-            "a look at its memory took {:.1} s of the arena's CPU, more than {} s",
+            "a look at its memory took {:.1} s of the arena's time, more than {} s ({:.1} s of its CPU, {:.1} s kept \
+             waiting by the build's processes)",
+            tenths_up(took.held()),
+            MEMORY_LOOK_AT_MOST.as_secs(),
             took.cpu.as_secs_f64(),
-            MEMORY_LOOK_AT_MOST.as_secs()
+            took.held().saturating_sub(took.cpu).as_secs_f64()
         )
     } else {
         format!(
-            "a look at its memory took {:.1} s by the clock, more than {} s, though only {:.1} s of the arena's CPU: \
-             its processes kept the look waiting, or the machine is badly overloaded",
-            took.wall.as_secs_f64(),
+            "a look at its memory took {:.1} s by the clock, more than {} s, {:.1} s of it waiting for the CPU: \
+             the machine is overloaded",
+            tenths_up(took.wall),
             MEMORY_LOOK_WALL_AT_MOST.as_secs(),
-            took.cpu.as_secs_f64()
+            took.queued.as_secs_f64()
         )
     }
 }
@@ -356,6 +425,9 @@ enum Ended {
     /// A look at its memory took this long (more than [`MEMORY_LOOK_AT_MOST`] of the CPU, or
     /// [`MEMORY_LOOK_WALL_AT_MOST`] by the clock).
     Unmeasurable(LookTook),
+    /// A process of it (this pid and name) may not be looked at by the arena (see
+    /// `BoxHandle::unseen_build_process`).
+    Unseen(i32, String),
 }
 
 /// A bot's earlier builds, for the cap across runs: its name (for the message), and what they
@@ -1310,7 +1382,8 @@ fn run_boxed(
         // otherwise), so that a slow look keeps neither the build's timeout, nor its end, nor the run's
         // interruption waiting: the watch goes on while a look runs, and holds the look to its limits
         // as it runs (its thread's CPU clock, and the wall clock).
-        let mut looker = summed.then(|| Looker::start(scope, || handle.build_out_of_memory(proportional))).flatten();
+        let look = || look_at_memory(&handle, proportional);
+        let mut looker = summed.then(|| Looker::start(scope, look)).flatten();
         loop {
             let over = if measured.elapsed() >= DISK_EVERY.max(walk * 4) {
                 measured = Instant::now();
@@ -1338,7 +1411,7 @@ fn run_boxed(
                                 .then_some(Ended::Unmeasurable(took)),
                             LookState::Done(over, took) => {
                                 (memory_look, memory_looked) = (took, Instant::now());
-                                over.then(|| Ended::Memory(handle.memory_limit_mb()))
+                                over
                             }
                         };
                     }
@@ -1351,12 +1424,11 @@ fn run_boxed(
                         looker.ask();
                         return None;
                     }
+                    let (began, cpu, queued) = (Instant::now(), thread_cpu(), run_queue_wait(None));
+                    let over = look();
+                    memory_look = LookTook::since(began, cpu, queued, run_queue_wait(None), thread_cpu());
                     memory_looked = Instant::now();
-                    let cpu = thread_cpu();
-                    let over = handle.build_out_of_memory(proportional);
-                    memory_look = LookTook { cpu: thread_cpu().saturating_sub(cpu), wall: memory_looked.elapsed() };
-                    memory_looked = Instant::now();
-                    over.then(|| Ended::Memory(handle.memory_limit_mb()))
+                    over
                 })
                 .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
                 .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
@@ -1385,10 +1457,22 @@ fn run_boxed(
                          stopped: build with fewer jobs at once (make -j1, cargo build -j1), or raise \
                          build_memory_mb"
                         )),
+                        Some(Ended::Unmeasurable(took)) if too_slow_for_the_machine(took) => Failed {
+                            why: format!("build `{build}` was stopped, no fault of the bot's: {}", too_slow_why(took)),
+                            disk: false,
+                            signal: None,
+                            machine: true,
+                        },
                         Some(Ended::Unmeasurable(took)) => other(format!(
                             "build `{build}` holds too many processes, files or sockets to be measured ({}): no build \
                          needs so many; build with fewer jobs at once (make -j1, cargo build -j1)",
                             too_slow_why(took)
+                        )),
+                        Some(Ended::Unseen(pid, name)) => other(format!(
+                            "build `{build}` was stopped: its process {pid} ({}) cannot be looked at by the arena, \
+                             so neither its memory nor its pipes and sockets can be counted; it runs a binary it \
+                             may not read (execute-only, chmod 111)? make it readable (chmod 755)",
+                            crate::safe_text::quoted(&name)
                         )),
                         _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                     });
@@ -1806,32 +1890,82 @@ mod tests {
 
     /// The wait between two looks at a summed build's memory is four times the last look, but
     /// never more than half a second (a build whose looks took 15 s was unwatched long between
-    /// them, and held 1.4 GiB under 1,024 so), nor less than a tenth; a look of more than 2 s of
-    /// the CPU stops the build, and one of more than 20 s by the clock, however little CPU it
-    /// took. The control: a look slow only by the clock (a loaded machine's: 5 s of the wall
-    /// clock, a tenth of a second of CPU) measures on, half a second later.
+    /// them, and held 1.4 GiB under 1,024 so), nor less than a tenth; a look of more than 2 s but
+    /// for its waits for the CPU (CPU, or kept waiting by the build's processes) stops the build,
+    /// and one of more than 5 s by the clock, whatever it waited on. The control: a look slow
+    /// only for its waits for the CPU (a loaded machine's: 5 s of the wall clock, 4.8 s of them on
+    /// a run queue, a tenth of a second of CPU) measures on, half a second later; the same look
+    /// not on a run queue (kept waiting by the build, as on its memory's lock) stops it.
     #[test]
     fn a_slow_look_at_a_builds_memory_waits_half_a_second_at_most_and_a_very_slow_one_stops_it() {
         let ms = Duration::from_millis;
-        let took = |cpu: u64, wall: u64| LookTook { cpu: ms(cpu), wall: ms(wall) };
-        assert_eq!(next_memory_look(took(1, 1)), NextLook::After(ms(100)), "the control: a quick look");
-        assert_eq!(next_memory_look(took(50, 50)), NextLook::After(ms(200)));
-        assert_eq!(next_memory_look(took(125, 125)), NextLook::After(ms(500)));
-        assert_eq!(next_memory_look(took(1_000, 1_000)), NextLook::After(ms(500)), "not 4 s");
-        assert_eq!(next_memory_look(took(2_000, 2_000)), NextLook::After(ms(500)), "2 s is still measured");
-        assert_eq!(next_memory_look(took(2_001, 2_001)), NextLook::TooSlow(took(2_001, 2_001)));
-        let red = took(15_000, 15_000);
+        let took = |cpu: u64, wall: u64, queued: u64| LookTook { cpu: ms(cpu), wall: ms(wall), queued: ms(queued) };
+        assert_eq!(next_memory_look(took(1, 1, 0)), NextLook::After(ms(100)), "the control: a quick look");
+        assert_eq!(next_memory_look(took(50, 50, 0)), NextLook::After(ms(200)));
+        assert_eq!(next_memory_look(took(125, 125, 0)), NextLook::After(ms(500)));
+        assert_eq!(next_memory_look(took(1_000, 1_000, 0)), NextLook::After(ms(500)), "not 4 s");
+        assert_eq!(next_memory_look(took(2_000, 2_000, 0)), NextLook::After(ms(500)), "2 s is still measured");
+        assert_eq!(next_memory_look(took(2_001, 2_001, 0)), NextLook::TooSlow(took(2_001, 2_001, 0)));
+        let red = took(15_000, 15_000, 0);
         assert_eq!(next_memory_look(red), NextLook::TooSlow(red), "the red team's look");
-        let loaded = took(100, 5_000);
+        let loaded = took(100, 5_000, 4_800);
         assert_eq!(next_memory_look(loaded), NextLook::After(ms(500)), "the control: a loaded machine's look");
-        assert_eq!(next_memory_look(took(2_000, 20_000)), NextLook::After(ms(500)), "20 s by the clock is measured");
-        let waiting = took(100, 20_001);
+        let stalled = took(100, 5_000, 0);
+        assert_eq!(next_memory_look(stalled), NextLook::TooSlow(stalled), "a look the build kept waiting");
+        let stalled = took(100, 2_500, 0);
+        assert_eq!(next_memory_look(stalled), NextLook::TooSlow(stalled), "kept waiting 2.4 s");
+        assert_eq!(next_memory_look(took(100, 2_500, 500)), NextLook::After(ms(500)), "2 s but for the run queue");
+        assert_eq!(
+            next_memory_look(took(2_000, 5_000, 3_000)),
+            NextLook::After(ms(500)),
+            "5 s by the clock is measured"
+        );
+        let waiting = took(100, 5_001, 4_901);
         assert_eq!(next_memory_look(waiting), NextLook::TooSlow(waiting), "the backstop");
-        let never = LookTook { cpu: Duration::ZERO, wall: Duration::MAX };
+        let never = LookTook { cpu: Duration::ZERO, wall: Duration::MAX, queued: Duration::MAX };
         assert_eq!(next_memory_look(never), NextLook::TooSlow(never));
-        assert!(too_slow_why(red).contains("15.0 s of the arena's CPU, more than 2 s"), "{}", too_slow_why(red));
+        assert!(!too_slow_for_the_machine(red) && !too_slow_for_the_machine(stalled));
+        assert!(too_slow_for_the_machine(waiting) && too_slow_for_the_machine(never));
+        let why = too_slow_why(red);
+        assert!(
+            why.contains("15.0 s of the arena's time, more than 2 s (15.0 s of its CPU, 0.0 s kept waiting"),
+            "{why}"
+        );
+        let why = too_slow_why(stalled);
+        assert!(
+            why.contains("2.5 s of the arena's time, more than 2 s (0.1 s of its CPU, 2.4 s kept waiting"),
+            "{why}"
+        );
         let why = too_slow_why(waiting);
-        assert!(why.contains("20.0 s by the clock, more than 20 s, though only 0.1 s of the arena's CPU"), "{why}");
+        assert!(
+            why.contains("5.1 s by the clock, more than 5 s, 4.9 s of it waiting for the CPU: the machine"),
+            "{why}"
+        );
+    }
+
+    /// The looking thread's wait on a run queue counts while it waits for the CPU, not while it
+    /// sleeps: a tenth of a second asleep adds little (less than half of it); the control, two
+    /// threads more busy than the machine has CPUs for a while, adds some.
+    #[test]
+    fn the_run_queue_wait_counts_waits_for_the_cpu_not_sleep() {
+        let Some(before) = run_queue_wait(None) else { return eprintln!("skipped: no schedstat") };
+        std::thread::sleep(Duration::from_millis(100));
+        let slept = run_queue_wait(None).unwrap_or_default().saturating_sub(before);
+        assert!(slept < Duration::from_millis(50), "asleep: {slept:?}");
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let spinners: Vec<_> = (0..cpus * 2)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || while !stop.load(std::sync::atomic::Ordering::Relaxed) {})
+            })
+            .collect();
+        let (before, start) = (run_queue_wait(None).unwrap_or_default(), std::time::Instant::now());
+        while start.elapsed() < Duration::from_millis(300) {}
+        let busy = run_queue_wait(None).unwrap_or_default().saturating_sub(before);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        spinners.into_iter().for_each(|t| t.join().unwrap());
+        assert!(busy > Duration::ZERO, "the control, among more busy threads than CPUs: {busy:?}");
     }
 
     /// The looking thread's CPU time counts what it runs, not what the wall clock passes while it
@@ -1869,7 +2003,7 @@ mod tests {
                 while !release.load(Ordering::Relaxed) {
                     spin = std::hint::black_box(spin.wrapping_add(1));
                 }
-                true
+                Some(Ended::Memory(1))
             };
             let mut looker = Looker::start(scope, look).expect("a thread");
             looker.ask();
@@ -1891,7 +2025,7 @@ mod tests {
             loop {
                 match looker.result() {
                     LookState::Done(over, took) => {
-                        assert!(over && took.cpu > Duration::ZERO, "{took:?}");
+                        assert!(matches!(over, Some(Ended::Memory(1))) && took.cpu > Duration::ZERO, "{took:?}");
                         break;
                     }
                     LookState::Running(_) if began.elapsed() < Duration::from_secs(60) => {
