@@ -2019,6 +2019,9 @@ mod tests {
                 }
             };
             assert!(looker.running.is_some() && took.wall > Duration::ZERO, "{took:?}");
+            // (Its run-queue wait is read by its id as it looks, wherever the machine keeps one.)
+            let queued = looker.tid.and_then(|tid| run_queue_wait(Some(tid)));
+            assert!(queued.is_some() || run_queue_wait(None).is_none(), "the looking thread's schedstat");
             assert_eq!(looks.load(Ordering::Relaxed), 1);
             release.store(true, Ordering::Relaxed);
             let began = Instant::now();
