@@ -1814,9 +1814,31 @@ int main(void) {
 }
 "#;
 
-/// What each probe of [`UNCOUNTED_C`] said, by the names of the files it left.
-fn uncounted_said(names: impl Iterator<Item = String>) -> Vec<String> {
-    names.filter(|n| ["netlink-", "pipesize-"].iter().any(|p| n.starts_with(p))).collect()
+/// What a probe build said ([`UNCOUNTED_C`] and the others like it), by the names of the files it
+/// left: those named for one of `calls` (`CALL-ok`, or `CALL-ERRNO`), sorted.
+fn probe_said(names: impl Iterator<Item = String>, calls: &[&str]) -> Vec<String> {
+    let mut said: Vec<String> = names.filter(|n| calls.iter().any(|c| n.starts_with(&format!("{c}-")))).collect();
+    said.sort();
+    said
+}
+
+/// A probe build: `name` compiled from `source` and run as the build with `sandbox` and `env`;
+/// it builds, and what it said of `calls` is returned (see [`probe_said`]).
+fn probe_build(name: &str, source: &str, calls: &[&str], sandbox: &str, env: &[(&str, &str)]) -> Vec<String> {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, name, source);
+    let settings = format!("sandbox = \"{sandbox}\"");
+    let (student, files, _) = build_in_prepared_folder_with(&format!("./{name}"), &settings, &prepare, env);
+    assert!(student["failure"].is_null(), "{student}");
+    probe_said(files.into_iter().map(|f| f.0), calls)
+}
+
+/// The same probe built in a box of an arena run as nobody, without a memory cgroup (root only):
+/// it builds, and says what it said of `calls`.
+fn probe_built_by_nobody(name: &str, source: &str, calls: &[&str]) -> Vec<String> {
+    let (student, listed, _) = built_by_nobody(name, source, &format!("./{name}; ls > said"), "", "require");
+    let said = probe_said(listed.lines().map(str::to_string), calls);
+    assert!(student["failure"].is_null(), "in a box without a memory cgroup: {student} {said:?}");
+    said
 }
 
 /// A build whose memory the arena sums made netlink sockets of the route family: what the kernel
@@ -1829,24 +1851,18 @@ fn uncounted_said(names: impl Iterator<Item = String>) -> Vec<String> {
 /// control: with the sandbox off it makes one, asks, and resizes.
 #[test]
 fn a_summed_build_cannot_hold_memory_in_netlink_sockets_or_resized_pipes() {
-    let prepare = |folder: &Path| compiled_for_the_build(folder, "uncounted", UNCOUNTED_C);
-    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
-        let settings = format!("sandbox = \"{sandbox}\"");
-        let (student, files, _) = build_in_prepared_folder_with("./uncounted", &settings, &prepare, env);
-        assert!(student["failure"].is_null(), "{student}");
-        uncounted_said(files.iter().map(|f| f.0.clone()))
-    };
+    let calls = ["netlink", "pipesize"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("uncounted", UNCOUNTED_C, &calls, sandbox, env);
     let refused = [format!("netlink-{}", libc::EAFNOSUPPORT), format!("pipesize-{}", libc::EPERM)];
     if landlock_abi() >= 1 {
         assert_eq!(said("plain", &[]), refused, "with Landlock");
     }
     assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
     if as_root() {
-        let (student, listed, _) = built_by_nobody("uncounted", UNCOUNTED_C, "./uncounted; ls > said", "", "require");
-        let said = uncounted_said(listed.lines().map(str::to_string));
-        assert!(
-            student["failure"].is_null() && said == refused,
-            "in a box without a memory cgroup: {student} {said:?}"
+        assert_eq!(
+            probe_built_by_nobody("uncounted", UNCOUNTED_C, &calls),
+            refused,
+            "in a box without a memory cgroup"
         );
     }
     assert_eq!(said("none", &[]), ["netlink-ok", "pipesize-ok"], "the control, without the sandbox");
@@ -1886,14 +1902,6 @@ int main(void) {
 }
 "#;
 
-/// What each probe of [`SPLICE_C`] said, by the names of the files it left.
-fn splice_said(names: impl Iterator<Item = String>) -> Vec<String> {
-    let mut said: Vec<String> =
-        names.filter(|n| ["splice-", "sendfile-", "tee-"].iter().any(|p| n.starts_with(p))).collect();
-    said.sort();
-    said
-}
-
 /// A build whose memory the arena sums moved a file's pages into pipes by reference (`splice`, or
 /// `sendfile` into a pipe): each page holds its whole folio there, up to 2 MiB on a file system
 /// with large folios, after the file is deleted, while the pipe counts 16 pages (32 pipes given
@@ -1903,25 +1911,15 @@ fn splice_said(names: impl Iterator<Item = String>) -> Vec<String> {
 /// only: the arena run as nobody). The control: with the sandbox off all three work.
 #[test]
 fn a_summed_build_cannot_splice_a_files_pages_into_its_pipes() {
-    let prepare = |folder: &Path| compiled_for_the_build(folder, "splice", SPLICE_C);
-    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
-        let settings = format!("sandbox = \"{sandbox}\"");
-        let (student, files, _) = build_in_prepared_folder_with("./splice", &settings, &prepare, env);
-        assert!(student["failure"].is_null(), "{student}");
-        splice_said(files.iter().map(|f| f.0.clone()))
-    };
+    let calls = ["sendfile", "splice", "tee"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("splice", SPLICE_C, &calls, sandbox, env);
     let refused: Vec<String> = ["sendfile", "splice", "tee"].iter().map(|c| format!("{c}-{}", libc::EINVAL)).collect();
     if landlock_abi() >= 1 {
         assert_eq!(said("plain", &[]), refused, "with Landlock");
     }
     assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
     if as_root() {
-        let (student, listed, _) = built_by_nobody("splice", SPLICE_C, "./splice; ls > said", "", "require");
-        let said = splice_said(listed.lines().map(str::to_string));
-        assert!(
-            student["failure"].is_null() && said == refused,
-            "in a box without a memory cgroup: {student} {said:?}"
-        );
+        assert_eq!(probe_built_by_nobody("splice", SPLICE_C, &calls), refused, "in a box without a memory cgroup");
     }
     assert_eq!(said("none", &[]), ["sendfile-ok", "splice-ok", "tee-ok"], "the control, without the sandbox");
 }
@@ -1955,14 +1953,6 @@ int main(void) {
 }
 "#;
 
-/// What [`NOTIFY_C`] said, by the names of the files it left.
-fn notify_said(names: impl Iterator<Item = String>) -> Vec<String> {
-    let mut said: Vec<String> =
-        names.filter(|n| ["inotify1-", "inotify-", "fanotify-"].iter().any(|p| n.starts_with(p))).collect();
-    said.sort();
-    said
-}
-
 /// A build whose memory the arena sums queued inotify events, each with a file's name, in kernel
 /// memory no process's set shows: 128 instances of 16,384 events each held 1.04 GiB under a
 /// `build_memory_mb` of 64, plain and in a box. Such a build is refused inotify and fanotify now
@@ -1971,12 +1961,8 @@ fn notify_said(names: impl Iterator<Item = String>) -> Vec<String> {
 /// the sandbox off inotify works.
 #[test]
 fn a_summed_build_cannot_queue_inotify_events() {
-    let prepare = |folder: &Path| compiled_for_the_build(folder, "notify", NOTIFY_C);
-    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
-        let settings = format!("sandbox = \"{sandbox}\"");
-        let (student, files, _) = build_in_prepared_folder_with("./notify", &settings, &prepare, env);
-        assert!(student["failure"].is_null(), "{student}");
-        notify_said(files.iter().map(|f| f.0.clone()))
+    let said = |sandbox: &str, env: &[(&str, &str)]| {
+        probe_build("notify", NOTIFY_C, &["fanotify", "inotify", "inotify1"], sandbox, env)
     };
     let calls: &[&str] =
         if cfg!(target_arch = "x86_64") { &["fanotify", "inotify", "inotify1"] } else { &["fanotify", "inotify1"] };
@@ -1986,12 +1972,8 @@ fn a_summed_build_cannot_queue_inotify_events() {
     }
     assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
     if as_root() {
-        let (student, listed, _) = built_by_nobody("notify", NOTIFY_C, "./notify; ls > said", "", "require");
-        let said = notify_said(listed.lines().map(str::to_string));
-        assert!(
-            student["failure"].is_null() && said == refused,
-            "in a box without a memory cgroup: {student} {said:?}"
-        );
+        let said = probe_built_by_nobody("notify", NOTIFY_C, &["fanotify", "inotify", "inotify1"]);
+        assert_eq!(said, refused, "in a box without a memory cgroup");
     }
     let control = said("none", &[]);
     assert!(control.contains(&"inotify1-ok".to_string()), "the control, without the sandbox: {control:?}");
@@ -2029,16 +2011,7 @@ int main(void) {
 /// control: with the sandbox off both work (io_uring where the kernel offers it).
 #[test]
 fn a_plain_build_without_landlock_gets_no_io_uring_nor_aio() {
-    let prepare = |folder: &Path| compiled_for_the_build(folder, "rings", RINGS_C);
-    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
-        let settings = format!("sandbox = \"{sandbox}\"");
-        let (student, files, _) = build_in_prepared_folder_with("./rings", &settings, &prepare, env);
-        assert!(student["failure"].is_null(), "{student}");
-        let mut said: Vec<String> =
-            files.into_iter().map(|f| f.0).filter(|n| n.starts_with("uring-") || n.starts_with("aio-")).collect();
-        said.sort();
-        said
-    };
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("rings", RINGS_C, &["aio", "uring"], sandbox, env);
     let refused = [format!("aio-{}", libc::ENOSYS), format!("uring-{}", libc::ENOSYS)];
     assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without Landlock");
     if landlock_abi() >= 1 {
@@ -2460,13 +2433,7 @@ int main(void) {
 /// sandbox off it takes them.
 #[test]
 fn a_summed_build_takes_no_open_file_description_locks() {
-    let prepare = |folder: &Path| compiled_for_the_build(folder, "ofd", OFD_C);
-    let said = |sandbox: &str, env: &[(&str, &str)]| -> Vec<String> {
-        let settings = format!("sandbox = \"{sandbox}\"");
-        let (student, files, _) = build_in_prepared_folder_with("./ofd", &settings, &prepare, env);
-        assert!(student["failure"].is_null(), "{student}");
-        files.into_iter().map(|f| f.0).filter(|n| n.starts_with("ofd-")).collect()
-    };
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("ofd", OFD_C, &["ofd"], sandbox, env);
     let refused = [format!("ofd-{}", libc::EINVAL)];
     if landlock_abi() >= 1 {
         assert_eq!(said("plain", &[]), refused, "with Landlock");
