@@ -2061,7 +2061,8 @@ fn a_boxed_build_without_a_memory_cgroup_is_held_to_what_its_sockets_hold() {
     }
     let build = |pairs: u32| format!("./sockets {pairs} 3 > said");
     let settings = "build_memory_mb = 64";
-    let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, &build(300), settings, "require");
+    // (Held half a minute where it is to be stopped: a loaded machine may take a while to see it.)
+    let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, "./sockets 300 30 > said", settings, "require");
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
     let (student, said, _) = built_by_nobody("sockets", SOCKETS_C, &build(100), settings, "require");
@@ -2082,7 +2083,8 @@ fn a_plain_build_is_held_to_what_its_sockets_hold() {
     let prepare = |folder: &Path| compiled_for_the_build(folder, "sockets", SOCKETS_C);
     let build = |pairs: u32| format!("./sockets {pairs} 3 > said");
     let plain = "sandbox = \"plain\"\nbuild_memory_mb = 64";
-    let (student, _, _) = build_in_prepared_folder(&build(300), plain, &prepare);
+    // (Held half a minute where it is to be stopped: a loaded machine may take a while to see it.)
+    let (student, _, _) = build_in_prepared_folder("./sockets 300 30 > said", plain, &prepare);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
     let (student, files, _) = build_in_prepared_folder(&build(100), plain, &prepare);
@@ -2095,7 +2097,7 @@ fn a_plain_build_is_held_to_what_its_sockets_hold() {
     // descriptors only while it is dumpable: a build that made itself not dumpable hid its
     // sockets so, and built. Making itself so does nothing now.
     if as_root() {
-        let hidden = "./sockets 300 3 hide > said";
+        let hidden = "./sockets 300 30 hide > said";
         let (student, _, _) = built_by_nobody("sockets", SOCKETS_C, hidden, "build_memory_mb = 64", "plain");
         let failure = student["failure"].as_str().unwrap_or_default();
         assert!(failure.contains("held more than 64 MiB of memory together"), "not dumpable: {student}");
@@ -2183,12 +2185,14 @@ fn a_plain_build_is_held_to_what_its_pipes_hold() {
         compiled_for_the_build(folder, "pipes", PIPES_C);
     };
     let build = |pipes: u32, how: &str| format!("./pipes 4 {pipes} 2 {how} > said");
+    // (Held half a minute where it is to be stopped: a loaded machine may take a while to see it.)
+    let held = |how: &str| format!("./pipes 4 500 30 {how} > said");
     let plain = "sandbox = \"plain\"\nbuild_memory_mb = 64";
-    let (student, _, _) = build_in_prepared_folder(&build(500, ""), plain, &prepare);
+    let (student, _, _) = build_in_prepared_folder(&held(""), plain, &prepare);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
     // Held by threads with descriptor tables of their own, which only their task's fd shows.
-    let (student, _, _) = build_in_prepared_folder(&build(500, "thread"), plain, &prepare);
+    let (student, _, _) = build_in_prepared_folder(&held("thread"), plain, &prepare);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "in threads of their own: {student}");
     let (student, files, _) = build_in_prepared_folder(&build(50, ""), plain, &prepare);
@@ -2204,7 +2208,7 @@ fn a_plain_build_is_held_to_what_its_pipes_hold() {
     // A box without a memory cgroup (the arena run as nobody, which only root's test can) sums
     // its build's memory too: its pipes count the same.
     if as_root() {
-        let (student, _, _) = built_by_nobody("pipes", PIPES_C, &build(500, ""), "build_memory_mb = 64", "require");
+        let (student, _, _) = built_by_nobody("pipes", PIPES_C, &held(""), "build_memory_mb = 64", "require");
         let failure = student["failure"].as_str().unwrap_or_default();
         assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");
     }
@@ -2256,9 +2260,12 @@ int main(int argc, char **argv) {
 #[test]
 fn a_summed_build_is_held_to_the_kernel_objects_of_its_empty_sockets() {
     let prepare = |folder: &Path| compiled_for_the_build(folder, "pairs", EMPTY_PAIRS_C);
+    // (Those to be stopped hold their sockets half a minute, not 3 s: on a loaded machine the
+    // processes take a while to make them, and the looks to see them.)
     let build = |pairs: u32| format!("./pairs 40 {pairs} 3 > said");
+    let held = |pairs: u32| format!("./pairs 40 {pairs} 30 > said");
     let settings = |mb: u32| format!("sandbox = \"plain\"\nbuild_memory_mb = {mb}");
-    let (student, _, _) = build_in_prepared_folder(&build(480), &settings(64), &prepare);
+    let (student, _, _) = build_in_prepared_folder(&held(480), &settings(64), &prepare);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
     let (student, files, _) = build_in_prepared_folder(&build(48), &settings(64), &prepare);
@@ -2268,7 +2275,7 @@ fn a_summed_build_is_held_to_the_kernel_objects_of_its_empty_sockets() {
     assert!(student["failure"].is_null(), "the control, under 512 MiB: {student}");
     assert!(files.iter().any(|f| f.0 == "said" && f.1 > 0), "the control made its pairs: {files:?}");
     if as_root() {
-        let (student, _, _) = built_by_nobody("pairs", EMPTY_PAIRS_C, &build(480), "build_memory_mb = 64", "require");
+        let (student, _, _) = built_by_nobody("pairs", EMPTY_PAIRS_C, &held(480), "build_memory_mb = 64", "require");
         let failure = student["failure"].as_str().unwrap_or_default();
         assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");
         let (student, said, _) =
@@ -2341,11 +2348,12 @@ int main(int argc, char **argv) {
 
 /// The builds of [`a_summed_build_is_held_to_its_epoll_watches`] and
 /// [`a_summed_build_is_held_to_its_file_locks`]: `kind` (`epoll` or `locks`) in 4 processes of
-/// `outer` epolls or files of 800 watches or locks each, under `build_memory_mb = mb`, plain;
-/// the student's row and what the build said.
-fn kernel_objects_built(kind: &str, outer: u32, mb: u32) -> (Value, String) {
+/// `outer` epolls or files of 800 watches or locks each, held `secs` seconds, under
+/// `build_memory_mb = mb`, plain; the student's row and what the build said. (Builds to be
+/// stopped hold them half a minute: a loaded machine may take a while to make and see them.)
+fn kernel_objects_built(kind: &str, outer: u32, mb: u32, secs: u32) -> (Value, String) {
     let prepare = |folder: &Path| compiled_for_the_build(folder, "kobjects", KERNEL_OBJECTS_C);
-    let build = format!("./kobjects {kind} 4 {outer} 800 3 > said");
+    let build = format!("./kobjects {kind} 4 {outer} 800 {secs} > said");
     let settings = format!("sandbox = \"plain\"\nbuild_memory_mb = {mb}");
     let (student, files, _) = build_in_prepared_folder(&build, &settings, &prepare);
     let said = files.iter().find(|f| f.0 == "said").map_or(0, |f| f.1);
@@ -2362,12 +2370,12 @@ fn kernel_objects_built(kind: &str, outer: u32, mb: u32) -> (Value, String) {
 /// stopped for what its watches count, nothing else).
 #[test]
 fn a_summed_build_is_held_to_its_epoll_watches() {
-    let (student, _) = kernel_objects_built("epoll", 100, 64);
+    let (student, _) = kernel_objects_built("epoll", 100, 64, 30);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
-    let (student, said) = kernel_objects_built("epoll", 10, 64);
+    let (student, said) = kernel_objects_built("epoll", 10, 64, 3);
     assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "4 x 10 epolls build: {student} {said}");
-    let (student, said) = kernel_objects_built("epoll", 100, 512);
+    let (student, said) = kernel_objects_built("epoll", 100, 512, 3);
     assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
 }
 
@@ -2380,15 +2388,15 @@ fn a_summed_build_is_held_to_its_epoll_watches() {
 /// with 10 each (32,000: 8 MiB) build. The control: the 320,000 under 512 build.
 #[test]
 fn a_summed_build_is_held_to_its_file_locks() {
-    let (student, _) = kernel_objects_built("locks", 100, 64);
+    let (student, _) = kernel_objects_built("locks", 100, 64, 30);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
-    let (student, said) = kernel_objects_built("locks", 10, 64);
+    let (student, said) = kernel_objects_built("locks", 10, 64, 3);
     assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "4 x 10 files build: {student} {said}");
-    let (student, said) = kernel_objects_built("locks", 100, 512);
+    let (student, said) = kernel_objects_built("locks", 100, 512, 3);
     assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
     if as_root() {
-        let build = "./kobjects locks 4 100 800 3 > said";
+        let build = "./kobjects locks 4 100 800 30 > said";
         let (student, _, _) = built_by_nobody("kobjects", KERNEL_OBJECTS_C, build, "build_memory_mb = 64", "require");
         let failure = student["failure"].as_str().unwrap_or_default();
         assert!(failure.contains("held more than 64 MiB of memory together"), "in a box: {student}");
@@ -4029,7 +4037,11 @@ fn a_bot_without_a_sandbox_gets_no_ambient_capability() {
 /// builds (nothing is summed).
 #[test]
 fn a_plain_build_may_not_hide_behind_an_execute_only_binary() {
-    let build = |pipes: u32, mode: &str| format!("chmod {mode} pipes && ./pipes 4 {pipes} 2 > said; chmod 755 pipes");
+    // (Builds to be stopped hold their pipes half a minute: a loaded machine may take a while to
+    // see them; the others 2 s.)
+    let build = |pipes: u32, mode: &str, secs: u32| {
+        format!("chmod {mode} pipes && ./pipes 4 {pipes} {secs} > said; chmod 755 pipes")
+    };
     let built = |build: &str, sandbox: &str| -> (Value, String) {
         let settings = "build_memory_mb = 64";
         if as_root() {
@@ -4042,20 +4054,20 @@ fn a_plain_build_may_not_hide_behind_an_execute_only_binary() {
         (student, String::new())
     };
     for pipes in [500, 10] {
-        let (student, _) = built(&build(pipes, "111"), "plain");
+        let (student, _) = built(&build(pipes, "111", 30), "plain");
         let failure = student["failure"].as_str().unwrap_or_default();
         assert!(
             failure.contains("(`pipes`) cannot be looked at by the arena") && failure.contains("chmod 111"),
             "{pipes} pipes each: {student}"
         );
     }
-    let (student, said) = built(&build(10, "755"), "plain");
+    let (student, said) = built(&build(10, "755", 2), "plain");
     assert!(student["failure"].is_null(), "the control, readable: {student}");
     assert!(!as_root() || !said.is_empty(), "the control said what it held: {said:?}");
-    let (student, _) = built(&build(500, "755"), "plain");
+    let (student, _) = built(&build(500, "755", 30), "plain");
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "the control, readable: {student}");
-    let (student, said) = built(&build(500, "111"), "none");
+    let (student, said) = built(&build(500, "111", 2), "none");
     assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
     assert!(!as_root() || !said.is_empty(), "the control, without the sandbox, said what it held: {said:?}");
 }
