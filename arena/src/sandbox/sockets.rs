@@ -771,7 +771,13 @@ mod tests {
         // (Each pipe its buffer and its objects, each socket its objects.)
         let least = 2 * (pipe_buffer() + KERNEL_OBJECTS) + 2 * KERNEL_OBJECTS;
         assert!(me.sockets.len() >= 2 && me.in_kernel() >= least, "{me:?}");
-        let each = me.pipes.len() as u64 * (pipe_buffer() + KERNEL_OBJECTS) + me.sockets.len() as u64 * KERNEL_OBJECTS;
+        // (Other tests of this process may hold descriptors of no file, epoll watches and file
+        // locks meanwhile: each counts too.)
+        let each = me.pipes.len() as u64 * (pipe_buffer() + KERNEL_OBJECTS)
+            + me.sockets.len() as u64 * KERNEL_OBJECTS
+            + me.anonymous * ANONYMOUS
+            + me.watches * WATCH
+            + me.locks * LOCK;
         assert_eq!(me.in_kernel(), each, "{me:?}");
         assert_eq!((none.pipes.len(), none.sockets.len(), none.in_kernel()), (0, 0, 0), "{none:?}");
         assert_eq!(pipe_buffer() % (64 << 10), 0);
