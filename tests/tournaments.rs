@@ -4071,3 +4071,73 @@ fn a_plain_build_may_not_hide_behind_an_execute_only_binary() {
     assert!(student["failure"].is_null(), "the control, without the sandbox: {student}");
     assert!(!as_root() || !said.is_empty(), "the control, without the sandbox, said what it held: {said:?}");
 }
+
+/// Forks its first argument's processes, each of which maps its second argument's pages, never
+/// touched (`MAP_NORESERVE`), every other one made writable so that none merge: a mapping of one
+/// page each, kernel memory (its `vm_area_struct`) in no process's set, nor any page table. Then
+/// says how many pages they mapped together, and holds them its third argument's seconds.
+const MAPPINGS_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc < 4) return 2;
+    int procs = atoi(argv[1]), secs = atoi(argv[3]), ready[2];
+    long pages = atol(argv[2]), page = sysconf(_SC_PAGESIZE);
+    if (pipe(ready)) { perror("pipe"); return 1; }
+    for (int p = 0; p < procs; p++) {
+        pid_t pid = fork();
+        if (pid < 0) { perror("fork"); return 1; }
+        if (pid != 0) continue;
+        char *at = mmap(NULL, pages * page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (at == MAP_FAILED) { perror("mmap"); _exit(1); }
+        long made = 0;
+        for (long i = 0; i < pages; i++)
+            if (i % 2 == 1 || mprotect(at + i * page, page, PROT_READ | PROT_WRITE) == 0) made++;
+        if (write(ready[1], &made, sizeof made) != sizeof made) _exit(1);
+        sleep(secs);
+        _exit(0);
+    }
+    close(ready[1]);
+    long total = 0, each;
+    for (int p = 0; p < procs; p++)
+        if (read(ready[0], &each, sizeof each) == sizeof each) total += each;
+    printf("made %ld\n", total);
+    fflush(stdout);
+    while (wait(NULL) > 0) {}
+    return 0;
+}
+"#;
+
+/// The build of [`a_summed_build_is_held_to_its_mappings`]: 24 processes of `pages` one-page
+/// mappings each (each process's address space is held to `mb`), under `build_memory_mb = mb`, plain; the student's row and what the build said.
+fn mappings_built(pages: u32, mb: u32) -> (Value, String) {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, "mappings", MAPPINGS_C);
+    let build = format!("./mappings 24 {pages} 5 > said");
+    let settings = format!("sandbox = \"plain\"\nbuild_memory_mb = {mb}");
+    let (student, files, _) = build_in_prepared_folder(&build, &settings, &prepare);
+    let said = files.iter().find(|f| f.0 == "said").map_or(0, |f| f.1);
+    (student, format!("said {said} bytes"))
+}
+
+/// A summed build's mappings (a `vm_area_struct` and its share of the maple tree, some 245 bytes
+/// each, measured here) are kernel memory in no process's set: a mapping of one page never
+/// touched has no resident page nor page table either. A red team's 40 processes of 14,000 such
+/// mappings each held 129 MiB under a `build_memory_mb` of 64, and it built. Each mapping counts
+/// 256 bytes with its memory now: 24 processes of 14,000 (336,000, some 82 MiB counted) are
+/// stopped under 64, while 24 of 1,000 (24,000: 6 MiB) build. The control: the 336,000 under 512
+/// build (the build is stopped for what its mappings count, nothing else).
+#[test]
+fn a_summed_build_is_held_to_its_mappings() {
+    let (student, _) = mappings_built(14_000, 64);
+    let failure = student["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
+    let (student, said) = mappings_built(1_000, 64);
+    assert!(
+        student["failure"].is_null() && !said.starts_with("said 0 "),
+        "24 x 1,000 mappings build: {student} {said}"
+    );
+    let (student, said) = mappings_built(14_000, 512);
+    assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
+}
