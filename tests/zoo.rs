@@ -510,10 +510,10 @@ fn cannot_hold_memory_outside_its_processes() {
         // The control: without a box, nothing counts it; the bot says it held it all. (A plain
         // bot makes no SysV segment, memfd or shared anonymous mapping either, see
         // `a_plain_bot_cannot_use_system_v_ipc` and `a_plain_bot_cannot_hold_memory_outside_its_processes`:
-        // their control is the sandbox off; and the monitor counts a plain bot's page tables as
-        // a box's.)
+        // their control is the sandbox off; and the monitor counts a plain bot's page tables and
+        // unix sockets as a box's, see `a_plain_bot_may_not_hide_behind_an_execute_only_binary`.)
         let limits = ["--max-memory-mb", "64", "--startup-ms", "5000"];
-        let run = if PLAIN_REFUSES.contains(&how) || how == "page-tables" {
+        let run = if PLAIN_REFUSES.contains(&how) || how == "page-tables" || how == "sockets" {
             let run = duel_with(&hider, &bin("greedy"), &[&["--sandbox", "none"][..], &limits].concat());
             promises(&run, &hider, Some("invalid_move"), &[]);
             run
@@ -1539,4 +1539,46 @@ fn a_plain_bot_cannot_leave_a_posix_message_queue() {
     unsafe { libc::mq_unlink(path.as_ptr()) };
     promises(&control, &bot, Some("invalid_move"), &[]);
     assert!(control.log.contains("mq-left: mq_open ok;") && left, "the control's queue is left: {}", control.log);
+}
+
+/// A plain bot's unix socket pairs are counted with its memory (its sockets are in the
+/// machine's network namespace: the arena dumps the machine's unix sockets and counts those its
+/// processes hold), and a process of it that an arena that is not root may not look at, one
+/// running a binary made execute-only (`chmod 111`: not dumpable), ends it for memory, even
+/// holding little: its descriptors cannot be read, and 192 MiB in socket pairs hid so under a
+/// limit of 64 (the arena run as `nobody` where the test is root). The attack holds, then never
+/// answers: the monitor looks until the startup time is up. The controls: the readable binary
+/// holding 32 MiB is not ended for memory (the startup time ends it), the readable one holding
+/// 192 MiB is; with the sandbox off, the execute-only one holds its 192 MiB until its time is up.
+#[test]
+fn a_plain_bot_may_not_hide_behind_an_execute_only_binary() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let readable = shared_copy(dir.path(), &bin("zoo-attack"));
+    let hidden = dir.path().join("hidden-attack");
+    std::fs::copy(&readable, &hidden).unwrap();
+    std::fs::set_permissions(&hidden, std::fs::Permissions::from_mode(0o111)).unwrap();
+    let hidden = hidden.display().to_string();
+    let nobody = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
+    let not_root: &[&str] = if as_root() { &nobody } else { &[] };
+    let duel = |binary: &str, mib: u32, sandbox: &str| {
+        let attacker = format!("{binary} hide-memory-and-wait sockets {mib}");
+        let limits = ["--sandbox", sandbox, "--max-memory-mb", "64", "--startup-ms", "5000"];
+        (duel_under(not_root, &attacker, &greedy, &limits, &[]), attacker)
+    };
+    for mib in [192, 1] {
+        let (run, attacker) = duel(&hidden, mib, "plain");
+        promises(&run, &attacker, Some("memory"), &[]);
+        let said = "a plain bot's process may not be looked at by the arena";
+        assert!(run.stderr.contains(said) && run.stderr.contains("hidden-attack"), "{mib} MiB: {}", run.stderr);
+    }
+    let (run, attacker) = duel(&readable, 1, "plain");
+    promises(&run, &attacker, Some("timeout"), &[]);
+    assert!(run.log.contains("hide-memory sockets: held 32 MiB of 1"), "the control, readable: {}", run.log);
+    let (run, attacker) = duel(&readable, 192, "plain");
+    promises(&run, &attacker, Some("memory"), &[]);
+    let (run, attacker) = duel(&hidden, 192, "none");
+    promises(&run, &attacker, Some("timeout"), &[]);
+    assert!(run.log.contains("hide-memory sockets: held 192 MiB of 192"), "the control, no sandbox: {}", run.log);
 }

@@ -366,6 +366,12 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         // Played after the last answer, in `main`.
         "flood-at-end" => {}
         "hide-memory" => worked = hide_memory(&arg(1), arg(2).parse().unwrap_or(192)),
+        // As `hide-memory`, then never answers: the monitor looks at what it holds until the
+        // move's time is up (`timeout`), or ends it first (`memory`).
+        "hide-memory-and-wait" => {
+            hide_memory(&arg(1), arg(2).parse().unwrap_or(192));
+            std::thread::sleep(Duration::from_secs(600));
+        }
         "page-out" => worked = page_out(),
         "splice" => worked = splice_calls(),
         "userns" => worked = user_namespace(),

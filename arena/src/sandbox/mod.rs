@@ -435,8 +435,8 @@ pub struct BoxHandle {
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
-    /// What a plain build's unix sockets hold, counted with its memory (see
-    /// `sockets::HostMeter`): a plain build has no network namespace of its own for a
+    /// What a plain build's or kept plain bot's unix sockets hold, counted with its memory (see
+    /// `sockets::HostMeter`): a plain build or bot has no network namespace of its own for a
     /// [`sockets::Meter`].
     host_sockets: Option<sockets::HostMeter>,
     /// Whether the box runs a build, whose pipes are counted with its memory where that is
@@ -875,8 +875,9 @@ impl Sandbox {
             counts_swap: launch.build && !keep_terminal && cgroup::machine_swaps(),
             peak_cpu: AtomicU64::new(0),
             sockets: None,
-            // (A build's: a plain bot's sockets are not counted, see the README.)
-            host_sockets: if launch.build && !keep_terminal { sockets::HostMeter::new() } else { None },
+            // (A plain build's and a kept plain bot's: its sockets are in the machine's network
+            // namespace, see the README.)
+            host_sockets: if keep_terminal { None } else { sockets::HostMeter::new() },
             counts_pipes: launch.build,
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
@@ -2528,7 +2529,7 @@ impl BoxHandle {
         match (self.group.is_none() && (self.boxed || self.kept), self.leader) {
             (true, Some(pid)) => {
                 let (used, over) = self.usage_and_over(pid);
-                (cpu.then(|| self.at_least_the_peak(used.cpu)), over)
+                (cpu.then(|| self.at_least_the_peak(used.cpu)), over || self.unseen_bot_process())
             }
             _ => {
                 let over = self.out_of_memory();
@@ -2550,6 +2551,26 @@ impl BoxHandle {
         let sockets = self.in_buffers(pid);
         let used = meter::proportional_usage(pid, self.hidden(sockets));
         used.memory().saturating_add(sockets) > self.memory_cap
+    }
+
+    /// Whether a plain bot whose unix sockets are counted (not boxed, kept: see `host_sockets`)
+    /// has a process the arena may not look at ([`BoxHandle::unseen_build_process`]), said: its
+    /// look counts it over its memory limit, which the monitor ends it for (a plain bot of an
+    /// arena that is not root held 192 MiB in socket pairs under a limit of 64 so, behind a
+    /// binary made execute-only). Read only where the look found it within its limit (an open of
+    /// each process's `/proc/PID/fd`). A build's watch says why it stops one itself.
+    fn unseen_bot_process(&self) -> bool {
+        if self.counts_pipes || self.host_sockets.is_none() {
+            return false;
+        }
+        let Some((pid, name)) = self.unseen_build_process() else { return false };
+        tracing::warn!(
+            pid,
+            name = ?name,
+            "a plain bot's process may not be looked at by the arena (it runs a binary made execute-only, \
+             `chmod 111`, so it is not dumpable): what its sockets hold cannot be counted; ended as over its memory limit"
+        );
+        true
     }
 
     /// A process of a plain build (or bot: not boxed, kept) that the arena may not look at, its
