@@ -2352,10 +2352,15 @@ int main(int argc, char **argv) {
 /// `build_memory_mb = mb`, plain; the student's row and what the build said. (Builds to be
 /// stopped hold them half a minute: a loaded machine may take a while to make and see them.)
 fn kernel_objects_built(kind: &str, outer: u32, mb: u32, secs: u32) -> (Value, String) {
-    let prepare = |folder: &Path| compiled_for_the_build(folder, "kobjects", KERNEL_OBJECTS_C);
-    let build = format!("./kobjects {kind} 4 {outer} 800 {secs} > said");
+    plain_build_said("kobjects", KERNEL_OBJECTS_C, &format!("{kind} 4 {outer} 800 {secs}"), mb)
+}
+
+/// A plain build of `name`, compiled from `source` and run as `./NAME ARGS > said`, under
+/// `build_memory_mb = mb`: the student's row and how much the build said.
+fn plain_build_said(name: &str, source: &str, args: &str, mb: u32) -> (Value, String) {
+    let prepare = |folder: &Path| compiled_for_the_build(folder, name, source);
     let settings = format!("sandbox = \"plain\"\nbuild_memory_mb = {mb}");
-    let (student, files, _) = build_in_prepared_folder(&build, &settings, &prepare);
+    let (student, files, _) = build_in_prepared_folder(&format!("./{name} {args} > said"), &settings, &prepare);
     let said = files.iter().find(|f| f.0 == "said").map_or(0, |f| f.1);
     (student, format!("said {said} bytes"))
 }
@@ -4111,14 +4116,11 @@ int main(int argc, char **argv) {
 "#;
 
 /// The build of [`a_summed_build_is_held_to_its_mappings`]: 24 processes of `pages` one-page
-/// mappings each (each process's address space is held to `mb`), under `build_memory_mb = mb`, plain; the student's row and what the build said.
-fn mappings_built(pages: u32, mb: u32) -> (Value, String) {
-    let prepare = |folder: &Path| compiled_for_the_build(folder, "mappings", MAPPINGS_C);
-    let build = format!("./mappings 24 {pages} 5 > said");
-    let settings = format!("sandbox = \"plain\"\nbuild_memory_mb = {mb}");
-    let (student, files, _) = build_in_prepared_folder(&build, &settings, &prepare);
-    let said = files.iter().find(|f| f.0 == "said").map_or(0, |f| f.1);
-    (student, format!("said {said} bytes"))
+/// mappings each (each process's address space is held to `mb`), held `secs` seconds, under
+/// `build_memory_mb = mb`, plain; the student's row and what the build said. (Builds to be
+/// stopped hold them half a minute: a loaded machine may take a while to make and see them.)
+fn mappings_built(pages: u32, mb: u32, secs: u32) -> (Value, String) {
+    plain_build_said("mappings", MAPPINGS_C, &format!("24 {pages} {secs}"), mb)
 }
 
 /// A summed build's mappings (a `vm_area_struct` and its share of the maple tree, some 245 bytes
@@ -4130,14 +4132,14 @@ fn mappings_built(pages: u32, mb: u32) -> (Value, String) {
 /// build (the build is stopped for what its mappings count, nothing else).
 #[test]
 fn a_summed_build_is_held_to_its_mappings() {
-    let (student, _) = mappings_built(14_000, 64);
+    let (student, _) = mappings_built(14_000, 64, 30);
     let failure = student["failure"].as_str().unwrap_or_default();
     assert!(failure.contains("held more than 64 MiB of memory together"), "{student}");
-    let (student, said) = mappings_built(1_000, 64);
+    let (student, said) = mappings_built(1_000, 64, 5);
     assert!(
         student["failure"].is_null() && !said.starts_with("said 0 "),
         "24 x 1,000 mappings build: {student} {said}"
     );
-    let (student, said) = mappings_built(14_000, 512);
+    let (student, said) = mappings_built(14_000, 512, 5);
     assert!(student["failure"].is_null() && !said.starts_with("said 0 "), "the control, under 512: {student} {said}");
 }
