@@ -16,7 +16,7 @@ use tungstenite::{Message, WebSocket};
 
 struct Browser {
     child: Child,
-    _profile: tempfile::TempDir,
+    profile: tempfile::TempDir,
     ws: WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
     next_id: u64,
     session: Option<String>,
@@ -26,6 +26,14 @@ impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Its helpers (renderer, GPU) end soon after it, writing in the profile meanwhile: removed
+        // at once, the profile was often left behind, half removed, in the temporary folder.
+        let profile = self.profile.path();
+        let began = Instant::now();
+        while std::fs::remove_dir_all(profile).is_err() && profile.exists() && began.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 }
 
@@ -85,7 +93,7 @@ impl Browser {
         // One connection to the browser; a page target attached in flat mode, addressed by
         // its session id.
         let (ws, _) = tungstenite::connect(browser_url).unwrap();
-        let mut b = Browser { child, _profile: profile, ws, next_id: 0, session: None };
+        let mut b = Browser { child, profile, ws, next_id: 0, session: None };
         let target = b.call("Target.createTarget", json!({ "url": "about:blank" }))["targetId"].clone();
         let session =
             b.call("Target.attachToTarget", json!({ "targetId": target, "flatten": true }))["sessionId"].clone();
