@@ -1868,21 +1868,32 @@ fn a_summed_build_cannot_hold_memory_in_netlink_sockets_or_resized_pipes() {
     assert_eq!(said("none", &[]), ["netlink-ok", "pipesize-ok"], "the control, without the sandbox");
 }
 
-/// Writes a file of 4 MiB, then moves a page of it into a pipe by `splice`, another by
-/// `sendfile`, and duplicates a pipe's written page into another by `tee`, and says how each went
-/// in the name of a file it makes: `splice-ok` or `splice-ERRNO`, and so on.
-const SPLICE_C: &str = r#"#define _GNU_SOURCE
+/// The start of a probe build's C source ([`SPLICE_C`] and those like it): `say(what, done)`
+/// makes a file named `WHAT-ok`, or `WHAT-ERRNO` where `done` is negative, which [`probe_said`]
+/// reads.
+macro_rules! probe_c_prelude {
+    () => {
+        r#"#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
-#include <sys/sendfile.h>
 static void say(const char *what, long done) {
     char name[64];
     if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
     close(open(name, O_CREAT | O_WRONLY, 0644));
 }
+"#
+    };
+}
+
+/// Writes a file of 4 MiB, then moves a page of it into a pipe by `splice`, another by
+/// `sendfile`, and duplicates a pipe's written page into another by `tee`, and says how each went
+/// in the name of a file it makes: `splice-ok` or `splice-ERRNO`, and so on.
+const SPLICE_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <string.h>
+#include <sys/sendfile.h>
 int main(void) {
     static char buf[1 << 20];
     memset(buf, 7, sizeof buf);
@@ -1900,7 +1911,8 @@ int main(void) {
     unlink("big");
     return 0;
 }
-"#;
+"#
+);
 
 /// A build whose memory the arena sums moved a file's pages into pipes by reference (`splice`, or
 /// `sendfile` into a pipe): each page holds its whole folio there, up to 2 MiB on a file system
@@ -1928,19 +1940,11 @@ fn a_summed_build_cannot_splice_a_files_pages_into_its_pipes() {
 /// its folder with it and queues an event, and asks for a fanotify group (its unprivileged
 /// `FAN_REPORT_FID` mode); says how each went in the name of a file it makes (`inotify1-ok` or
 /// `inotify1-ERRNO`, `inotify-`, `fanotify-`), as [`SPLICE_C`].
-const NOTIFY_C: &str = r#"#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/fanotify.h>
+const NOTIFY_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <sys/fanotify.h>
 #include <sys/inotify.h>
 #include <sys/syscall.h>
-#include <unistd.h>
-static void say(const char *what, long done) {
-    char name[64];
-    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
-    close(open(name, O_CREAT | O_WRONLY, 0644));
-}
 int main(void) {
     int fd = inotify_init1(IN_NONBLOCK);
     if (fd >= 0 && inotify_add_watch(fd, ".", IN_CREATE) < 0) { perror("inotify_add_watch"); return 1; }
@@ -1951,7 +1955,8 @@ int main(void) {
     say("fanotify", fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_FID, O_RDONLY));
     return 0;
 }
-"#;
+"#
+);
 
 /// A build whose memory the arena sums queued inotify events, each with a file's name, in kernel
 /// memory no process's set shows: 128 instances of 16,384 events each held 1.04 GiB under a
@@ -1981,18 +1986,11 @@ fn a_summed_build_cannot_queue_inotify_events() {
 
 /// Asks for an io_uring (`io_uring_setup`) and an AIO context (`io_setup`), and says how each went
 /// in the name of a file it makes (`uring-ok` or `uring-ERRNO`, `aio-`), as [`SPLICE_C`].
-const RINGS_C: &str = r#"#include <errno.h>
-#include <fcntl.h>
-#include <linux/aio_abi.h>
-#include <stdio.h>
+const RINGS_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <linux/aio_abi.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <unistd.h>
-static void say(const char *what, long done) {
-    char name[64];
-    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
-    close(open(name, O_CREAT | O_WRONLY, 0644));
-}
 int main(void) {
     unsigned long params[15];
     memset(params, 0, sizeof params);
@@ -2001,7 +1999,8 @@ int main(void) {
     say("aio", syscall(SYS_io_setup, 64, &ctx));
     return 0;
 }
-"#;
+"#
+);
 
 /// A plain build Landlock did not confine (a kernel without it, or `ARENA_PLAIN_WITHOUT_LANDLOCK`)
 /// got none of a box's refusals but `clone3`'s: io_uring, whose `IORING_OP_SPLICE` went around
@@ -2412,17 +2411,9 @@ fn a_summed_build_is_held_to_its_file_locks() {
 /// closes its descriptor, then says how it went in the name of a file it makes (`ofd-ok`, or
 /// `ofd-ERRNO` at the first lock refused), as [`SPLICE_C`]: the locks are the open file's, which
 /// the mapping keeps, and no descriptor shows them.
-const OFD_C: &str = r#"#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/mman.h>
-#include <unistd.h>
-static void say(const char *what, long done) {
-    char name[64];
-    if (done < 0) snprintf(name, sizeof name, "%s-%d", what, errno); else snprintf(name, sizeof name, "%s-ok", what);
-    close(open(name, O_CREAT | O_WRONLY, 0644));
-}
+const OFD_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <sys/mman.h>
 int main(void) {
     int fd = open("locked", O_RDWR | O_CREAT, 0644);
     if (fd < 0 || ftruncate(fd, 4096)) { perror("locked"); return 1; }
@@ -2436,7 +2427,8 @@ int main(void) {
     say("ofd", done);
     return 0;
 }
-"#;
+"#
+);
 
 /// An open file description lock belongs to the open file, which a mapping of the file keeps
 /// after its last descriptor is closed, where the walk of a build's descriptors does not see it
