@@ -2554,7 +2554,7 @@ impl BoxHandle {
     }
 
     /// Whether a plain bot whose unix sockets are counted (not boxed, kept: see `host_sockets`)
-    /// has a process the arena may not look at ([`BoxHandle::unseen_build_process`]), said: its
+    /// has a process the arena may not look at ([`BoxHandle::unseen_process`]), said: its
     /// look counts it over its memory limit, which the monitor ends it for (a plain bot of an
     /// arena that is not root held 192 MiB in socket pairs under a limit of 64 so, behind a
     /// binary made execute-only). Read only where the look found it within its limit (an open of
@@ -2563,7 +2563,7 @@ impl BoxHandle {
         if self.counts_pipes || self.host_sockets.is_none() {
             return false;
         }
-        let Some((pid, name)) = self.unseen_build_process() else { return false };
+        let Some((pid, name)) = self.unseen_process() else { return false };
         tracing::warn!(
             pid,
             name = ?name,
@@ -2579,7 +2579,7 @@ impl BoxHandle {
     /// that is not root held 198 MiB in socket buffers under a `build_memory_mb` of 64 so,
     /// behind a binary made execute-only). `None` elsewhere (a box's processes are the arena's
     /// to read in its user namespace, but for its own supervisor, not dumpable).
-    pub fn unseen_build_process(&self) -> Option<(i32, String)> {
+    pub fn unseen_process(&self) -> Option<(i32, String)> {
         self.leader.filter(|_| self.kept && !self.boxed).and_then(meter::unseen)
     }
 

@@ -162,10 +162,10 @@ fn thread_cpu() -> Duration {
 
 /// One look at a summed build (see the build's watch): why it is to be stopped, if it is: over
 /// its memory (all its processes together, see `BoxHandle::build_out_of_memory`), or a process
-/// of it the arena may not look at (`BoxHandle::unseen_build_process`).
+/// of it the arena may not look at (`BoxHandle::unseen_process`).
 fn look_at_memory(handle: &crate::sandbox::BoxHandle, proportional: bool) -> Option<Ended> {
     let over = handle.build_out_of_memory(proportional);
-    let unseen = handle.unseen_build_process();
+    let unseen = handle.unseen_process();
     let over = over.then(|| Ended::Memory(handle.memory_limit_mb()));
     over.or(unseen.map(|(pid, name)| Ended::Unseen(pid, name)))
 }
@@ -426,7 +426,7 @@ enum Ended {
     /// [`MEMORY_LOOK_WALL_AT_MOST`] by the clock).
     Unmeasurable(LookTook),
     /// A process of it (this pid and name) may not be looked at by the arena (see
-    /// `BoxHandle::unseen_build_process`).
+    /// `BoxHandle::unseen_process`).
     Unseen(i32, String),
 }
 
