@@ -2504,7 +2504,12 @@ impl BoxHandle {
     /// build's descriptors are walked once for all (`sockets::Descriptors`).
     fn in_buffers(&self, pid: i32) -> u64 {
         let pipes_counted = self.counts_pipes && self.memory_is_summed();
-        let found = (pipes_counted || self.host_sockets.is_some()).then(|| sockets::Descriptors::of(&meter::tree(pid)));
+        // (A plain bot's look, 40 times a second, needs only its sockets.)
+        let found = match (pipes_counted, &self.host_sockets) {
+            (true, _) => Some(sockets::Descriptors::of(&meter::tree(pid))),
+            (false, Some(_)) => Some(sockets::Descriptors::sockets_of(&meter::tree(pid))),
+            (false, None) => None,
+        };
         let pipes = found.as_ref().filter(|_| pipes_counted).map_or(0, sockets::Descriptors::in_kernel);
         let sockets = match (&self.sockets, &self.host_sockets, &found) {
             (Some(meter), _, _) => meter.held().unwrap_or(0),

@@ -227,6 +227,8 @@ pub(super) struct Descriptors {
     locks: u64,
     /// The buffer each `fdinfo` is read into.
     info: Vec<u8>,
+    /// Whether the walk looks for more than sockets (see [`Descriptors::sockets_of`]).
+    all: bool,
 }
 
 /// The device and inode of the FIFO that the descriptor link `link` names (`None` for any other
@@ -275,7 +277,19 @@ impl Descriptors {
     /// holds and an epoll's watches: its text grows with them (a line of some 60 bytes each),
     /// which the look's limit bounds as well.
     pub(super) fn of(pids: &[i32]) -> Descriptors {
-        let mut found = Descriptors::default();
+        Descriptors { all: true, ..Descriptors::default() }.walked(pids)
+    }
+
+    /// As [`Descriptors::of`], but the sockets alone (no FIFO's attributes nor `fdinfo` read,
+    /// [`Descriptors::in_kernel`] their objects only): for a plain bot's look, 40 times a second,
+    /// which counts what its sockets hold and nothing else its descriptors do.
+    pub(super) fn sockets_of(pids: &[i32]) -> Descriptors {
+        Descriptors::default().walked(pids)
+    }
+
+    /// The walk of [`Descriptors::of`] from `self`.
+    fn walked(mut self, pids: &[i32]) -> Descriptors {
+        let found = &mut self;
         for &pid in pids {
             let main = found.walk(&format!("/proc/{pid}"));
             let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
@@ -287,7 +301,7 @@ impl Descriptors {
                 found.walk(&format!("/proc/{pid}/task/{tid}"));
             }
         }
-        found
+        self
     }
 
     /// Adds what the descriptor table of `task` (`/proc/PID` or `/proc/PID/task/TID`) holds:
@@ -304,6 +318,10 @@ impl Descriptors {
                 let inode = target.strip_prefix(prefix)?.strip_suffix(b"]")?;
                 std::str::from_utf8(inode).ok()?.parse().ok()
             };
+            if !self.all {
+                self.sockets.extend(inode(b"socket:[").and_then(|inode| u32::try_from(inode).ok()));
+                continue;
+            }
             if let Some(inode) = inode(b"socket:[") {
                 self.sockets.extend(u32::try_from(inode).ok());
             } else if let Some(inode) = inode(b"pipe:[") {
@@ -762,6 +780,19 @@ mod tests {
             (PIPEFS, st.st_ino)
         };
         let me = Descriptors::of(&[std::process::id() as i32]);
+        // The sockets alone (a plain bot's look): the pair's, and no pipe nor anything else.
+        let only = Descriptors::sockets_of(&[std::process::id() as i32]);
+        // SAFETY: fstat writes a stat we own.
+        let pair_keys: Vec<u32> = pair
+            .iter()
+            .map(|&fd| unsafe {
+                let mut st: libc::stat = std::mem::zeroed();
+                assert_eq!(libc::fstat(fd, &mut st), 0);
+                st.st_ino as u32
+            })
+            .collect();
+        assert!(pair_keys.iter().all(|k| only.sockets.contains(k) && me.sockets.contains(k)), "{only:?}");
+        assert!(only.pipes.is_empty() && (only.anonymous, only.watches, only.locks) == (0, 0, 0), "{only:?}");
         drop((owned, fifo));
         let after = Descriptors::of(&[std::process::id() as i32]);
         let none = Descriptors::of(&[i32::MAX]);
