@@ -2286,6 +2286,107 @@ fn a_summed_build_is_held_to_the_kernel_objects_of_its_empty_sockets() {
     }
 }
 
+/// Makes a unix socket pair (says `socketpair-ok` or `socketpair-ERRNO`, see
+/// [`probe_c_prelude`]), its second argument's eventfds (200 without arguments) and its first
+/// argument's epolls (500), each watching every one of them, and sends each epoll away over the
+/// pair (`SCM_RIGHTS`, into the pair's own queue; a new pair when one is full) and closes it: in
+/// flight, an epoll is in no process's descriptor table, and keeps its watches. The first goes by
+/// `sendmmsg` too (says `sendmmsg-…`), then each by `sendmsg` (`sendmsg-…`, of the first); then
+/// says `sent-EPOLLSxWATCHES` of those it sent, and holds them its third argument's seconds (0).
+const FD_PASSING_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+static void fill(struct msghdr *msg, struct iovec *iov, char *control, size_t size, int fd) {
+    memset(msg, 0, sizeof *msg);
+    msg->msg_iov = iov;
+    msg->msg_iovlen = 1;
+    msg->msg_control = control;
+    msg->msg_controllen = size;
+    struct cmsghdr *c = CMSG_FIRSTHDR(msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof fd);
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+}
+int main(int argc, char **argv) {
+    int epolls = argc > 1 ? atoi(argv[1]) : 500, watches = argc > 2 ? atoi(argv[2]) : 200;
+    int secs = argc > 3 ? atoi(argv[3]) : 0, sv[2];
+    int made = socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+    say("socketpair", made);
+    if (made < 0) return 0;
+    int *fds = calloc(watches, sizeof *fds);
+    for (int i = 0; i < watches; i++) if ((fds[i] = eventfd(0, 0)) < 0) { perror("eventfd"); return 1; }
+    long sent = 0;
+    for (int e = 0; e < epolls; e++) {
+        int ep = epoll_create1(0);
+        if (ep < 0) { perror("epoll_create1"); return 1; }
+        for (int i = 0; i < watches; i++) {
+            struct epoll_event ev = { .events = EPOLLIN };
+            if (epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev)) { perror("epoll_ctl"); return 1; }
+        }
+        char byte = 0, control[CMSG_SPACE(sizeof(int))];
+        struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+        struct msghdr msg;
+        if (e == 0) {
+            struct mmsghdr one;
+            memset(&one, 0, sizeof one);
+            fill(&one.msg_hdr, &iov, control, sizeof control, ep);
+            say("sendmmsg", sendmmsg(sv[0], &one, 1, MSG_DONTWAIT));
+        }
+        fill(&msg, &iov, control, sizeof control, ep);
+        long done = sendmsg(sv[0], &msg, MSG_DONTWAIT);
+        if (done < 0 && errno == EAGAIN && socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0)
+            done = sendmsg(sv[0], &msg, MSG_DONTWAIT);
+        if (e == 0) say("sendmsg", done);
+        close(ep);
+        if (done < 0) break;
+        sent++;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "sent-%ldx%d", sent, watches);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+    printf("sent %ld epolls with %ld watches\n", sent, sent * watches);
+    fflush(stdout);
+    sleep(secs);
+    return 0;
+}
+"#
+);
+
+/// A process whose memory the arena sums could send descriptors away over a unix socket
+/// (`SCM_RIGHTS`, into the socket's own queue) and close them: in flight, they are in no
+/// process's descriptor table, which is all the arena walks, and keep what they hold (1,000
+/// epolls of 1,000 watches each, sent so, held 201 MiB of the kernel's slab; a socket keeps its
+/// queued data). Such a build is refused `sendmsg` and `sendmmsg` now (`ENOSYS`; it keeps its unix
+/// socket pairs), plain (with Landlock and without) and in a box without a memory cgroup (root
+/// only: the arena run as nobody), and sends nothing. The control: with the sandbox off, it sends
+/// its 500 epolls of 200 watches each.
+#[test]
+fn a_summed_build_cannot_send_descriptors_away_over_a_unix_socket() {
+    let calls = ["socketpair", "sendmsg", "sendmmsg", "sent"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("fdpass", FD_PASSING_C, &calls, sandbox, env);
+    let refused = [
+        format!("sendmmsg-{}", libc::ENOSYS),
+        format!("sendmsg-{}", libc::ENOSYS),
+        "sent-0x200".to_string(),
+        "socketpair-ok".to_string(),
+    ];
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("fdpass", FD_PASSING_C, &calls);
+        assert_eq!(boxed, refused, "in a box without a memory cgroup");
+    }
+    let control = said("none", &[]);
+    assert_eq!(control, ["sendmmsg-ok", "sendmsg-ok", "sent-500x200", "socketpair-ok"], "the control");
+}
+
 /// Forks its second argument's processes, each of which, as its first argument says, makes
 /// (`epoll`) its fourth argument's eventfds and its third argument's epolls, each watching every
 /// one of them, or (`locks`) opens its third argument's files (deleted at once) and takes its

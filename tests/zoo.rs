@@ -798,6 +798,46 @@ fn cannot_splice_a_file_s_pages_into_a_pipe_where_no_memory_cgroup_holds_it() {
     assert!(run.log.contains(taken), "{}", run.log);
 }
 
+/// A bot whose memory no cgroup holds (a plain one, or one in a box without a memory cgroup) could
+/// send descriptors away over a unix socket pair of its own (`SCM_RIGHTS`, into the pair's own
+/// queue) and close them: in flight, they are in no process's descriptor table, and keep what they
+/// hold (an epoll its watches, a socket its queued data: 300 pairs filled and sent so held 140
+/// MiB, in a process of 11 descriptors), which neither its resident set nor its socket meter sees.
+/// Such a bot is refused `sendmsg` and `sendmmsg` now (`ENOSYS`; its socket pairs stay): plain,
+/// with Landlock and without, and in a box without a memory cgroup (root only: the arena run as
+/// `nobody`). In a box with a memory cgroup they work: the cgroup charges what is in flight. The
+/// control: with the sandbox off both work.
+#[test]
+fn cannot_send_descriptors_away_where_no_memory_cgroup_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let sender = format!("{} fd-passing", shared_copy(dir.path(), &bin("zoo-attack")));
+    let roomy = ["--startup-ms", "5000", "--move-ms", "2000"];
+    let refused = "fd-passing: sendmsg ENOSYS, sendmmsg ENOSYS";
+    let taken = "fd-passing: sendmsg ok, sendmmsg ok";
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&sender, &greedy, &[&["--sandbox", "plain"][..], &roomy].concat(), env);
+        promises(&run, &sender, None, &[]);
+        assert!(run.log.contains(refused), "{env:?}: {}", run.log);
+    }
+    let run = duel_with(&sender, &greedy, &[&["--require-sandbox"][..], &roomy].concat());
+    let cgroup = memory_cgroup(&run.stderr);
+    promises(&run, &sender, cgroup.then_some("invalid_move"), &[]);
+    assert!(run.log.contains(if cgroup { taken } else { refused }), "a box (memory cgroup {cgroup}): {}", run.log);
+    if !skipped_unless_root("runs the arena as nobody, whose boxes have no memory cgroup") {
+        let nobody = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
+        let run = duel_under(&nobody, &sender, &greedy, &[&["--require-sandbox"][..], &roomy].concat(), &[]);
+        assert!(!memory_cgroup(&run.stderr), "nobody's box has no memory cgroup: {}", run.stderr);
+        promises(&run, &sender, None, &[]);
+        assert!(run.log.contains(refused), "a box without a memory cgroup: {}", run.log);
+    }
+    // The control: with the sandbox off, the kernel takes both.
+    let run = duel_with(&sender, &greedy, &[&["--sandbox", "none"][..], &roomy].concat());
+    promises(&run, &sender, Some("invalid_move"), &[]);
+    assert!(run.log.contains(taken), "{}", run.log);
+}
+
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a
 /// memory cgroup (a root arena where the system has one), as its sandbox reported it
 /// (`sandbox boxed=… cgroups=[…]`).

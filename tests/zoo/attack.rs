@@ -374,6 +374,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         }
         "page-out" => worked = page_out(),
         "splice" => worked = splice_calls(),
+        "fd-passing" => worked = fd_passing(),
         "userns" => worked = user_namespace(),
         "sysv-ipc" => worked = system_v_ipc(),
         "mq-left" => worked = posix_queue_left(&arg(1)),
@@ -1936,5 +1937,58 @@ fn splice_calls() -> bool {
     let _ = std::fs::remove_file(&path);
     let [splice, sendfile, tee] = said.map(|(ok, errno)| answer(ok, errno));
     eprintln!("splice: splice {splice}, sendfile {sendfile}, tee {tee}");
+    said.iter().any(|&(ok, _)| ok)
+}
+
+/// `fd-passing`: whether it may send a descriptor away over a unix socket pair of its own
+/// (`SCM_RIGHTS`, into the pair's own queue) and close it, where it is in no process's descriptor
+/// table and keeps what it holds: an epoll watching an eventfd, by `sendmsg`, and again by
+/// `sendmmsg`, as it says on stderr (`fd-passing: sendmsg ok, sendmmsg ENOSYS`); true where either
+/// was taken.
+fn fd_passing() -> bool {
+    let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+    let mut pair = [0; 2];
+    // SAFETY: socketpair writes two descriptors into the array; epoll_create1, eventfd and
+    // epoll_ctl take this process's own descriptors and an event of ours; sendmsg and sendmmsg
+    // read messages of ours whose buffers (a byte, a control message of one descriptor) outlive
+    // them.
+    let said = unsafe {
+        if libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0, pair.as_mut_ptr()) != 0 {
+            eprintln!("fd-passing: socketpair: {}", std::io::Error::last_os_error());
+            return false;
+        }
+        let (epoll, event) = (libc::epoll_create1(libc::EPOLL_CLOEXEC), libc::eventfd(0, libc::EFD_CLOEXEC));
+        let mut watch = libc::epoll_event { events: libc::EPOLLIN as u32, u64: 0 };
+        if epoll < 0 || event < 0 || libc::epoll_ctl(epoll, libc::EPOLL_CTL_ADD, event, &mut watch) != 0 {
+            eprintln!("fd-passing: epoll: {}", std::io::Error::last_os_error());
+            return false;
+        }
+        let mut byte = [0u8; 1];
+        let mut iov = libc::iovec { iov_base: byte.as_mut_ptr().cast(), iov_len: 1 };
+        // (Room for a cmsghdr and a descriptor, aligned as one.)
+        let mut control = [0u64; 4];
+        let mut message: libc::mmsghdr = std::mem::zeroed();
+        let msg = &mut message.msg_hdr;
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = libc::CMSG_SPACE(std::mem::size_of::<i32>() as u32) as _;
+        let cmsg = libc::CMSG_FIRSTHDR(msg);
+        if cmsg.is_null() {
+            return false;
+        }
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<i32>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<i32>(), epoll);
+        let sent = libc::sendmsg(pair[0], &message.msg_hdr, libc::MSG_DONTWAIT);
+        let sent = (sent == 1, errno());
+        let many = libc::sendmmsg(pair[0], &mut message, 1, libc::MSG_DONTWAIT);
+        let many = (many == 1, errno());
+        libc::close(epoll);
+        [sent, many]
+    };
+    let [sendmsg, sendmmsg] = said.map(|(ok, errno)| answer(ok, errno));
+    eprintln!("fd-passing: sendmsg {sendmsg}, sendmmsg {sendmmsg}");
     said.iter().any(|&(ok, _)| ok)
 }

@@ -222,7 +222,8 @@ fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::Backen
 /// netlink socket ([`netlink_lock`]), whose answers no meter counts, nor resize a pipe
 /// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory), nor queue events of
 /// inotify or fanotify ([`notification_lock`]), nor take locks that outlive its descriptors
-/// ([`open_file_lock_lock`]); nor may its
+/// ([`open_file_lock_lock`]), nor send descriptors away over a unix socket, where no walk of its
+/// descriptors sees them ([`fd_passing_lock`]: `sendmsg` and `sendmmsg`); nor may its
 /// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
 /// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
 /// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
@@ -253,7 +254,8 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .chain(pipe_size_lock())
                 .chain(splice_lock())
                 .chain(notification_lock())
-                .chain(open_file_lock_lock());
+                .chain(open_file_lock_lock())
+                .chain(fd_passing_lock());
             absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
         })
         .clone()
@@ -281,6 +283,37 @@ fn netlink_lock() -> Option<BpfProgram> {
         .map_err(|e| tracing::error!("the builds' netlink filter does not compile ({e}): their sockets may hold more"))
         .ok()?;
     compile(vec![(libc::SYS_socket, vec![rule])], libc::EAFNOSUPPORT)
+}
+
+/// `sendmsg` and `sendmmsg` fail with `ENOSYS` (as on a kernel without them), for a process whose
+/// memory is summed (a build's, plain or in a box without a memory cgroup, and a bot's no memory
+/// cgroup holds, see [`uncounted_memory_filters`]): through them a process sends descriptors over
+/// a unix socket (`SCM_RIGHTS`), into the socket's own queue, and closes them; they are then in
+/// flight, in no process's descriptor table, so no walk of its descriptors sees what they hold,
+/// and seccomp cannot look inside the message to tell descriptors from data. A plain build made
+/// 1,000 epolls watching the same 1,000 eventfds each, sent each away over a socket pair it kept
+/// and closed it: 1,000,000 watches, the machine's unreclaimable slab 197 MiB higher while it held
+/// them 30 s (its own 1,013 descriptors counted some 2 MiB), and it built under a `build_memory_mb`
+/// of 64 (this 6.18 kernel); the user's `max_user_watches` allows about 1 GiB so. A socket sent
+/// away keeps its queued data: 300 socket pairs filled (133 MiB) and both ends sent so held 140
+/// MiB, in a process of 11 descriptors. (The kernel limits a user's descriptors in flight to its
+/// `RLIMIT_NOFILE`, not what each holds.) Refusing unix sockets instead broke honest programs:
+/// Rust's `Command::spawn` makes a `SOCK_SEQPACKET` pair for each child (`cargo build` could run
+/// no `rustc`), Java's file channels a pair at start (`javac` failed), Python's `asyncio` its
+/// self-pipe, Node's `child_process` its children's pipes. Nothing honest was seen to send with
+/// these calls (`strace -f -e trace=socket,socketpair,sendmsg,sendmmsg,connect` of `make -j4` of a
+/// C++ project, `cc`, `g++ -pipe`, `cargo build --offline` of the starter kit's Rust bot, `python3
+/// -m py_compile`, `javac`, and of duels of the sample bots and the starter kits' C++ and Python
+/// bots: unix socket pairs, glibc's look for `nscd`, no `sendmsg`; their data goes by `write`,
+/// `writev` and `send`, which is `sendto`), and `cargo build`, `javac`, Python's `asyncio` and
+/// `multiprocessing` (a pool, a pipe), `getpwnam`, `getaddrinfo` and Node's `child_process` all
+/// work with them refused. A memory cgroup charges what is in flight (the epolls above were
+/// charged 204 MiB to a cgroup of 512 MiB, the sockets 140 MiB to one of 1 GiB, and either ended
+/// by the OOM killer of one of 64; cgroup v1 memory): a process whose cgroup holds its memory keeps
+/// them. `None` where it does not compile (said).
+fn fd_passing_lock() -> Option<BpfProgram> {
+    let calls = [libc::SYS_sendmsg, libc::SYS_sendmmsg];
+    compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
 }
 
 /// Resizing a pipe (`fcntl`'s `F_SETPIPE_SZ`) fails with `EPERM` (as past the machine's
@@ -710,8 +743,11 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// most; raised, 8 MiB and more); sockets themselves stay (Python's `asyncio` needs a socket pair),
 /// but of the unix and netlink families only, those the monitor dumps: an IP socket fails with
 /// `EAFNOSUPPORT`, as on a kernel without IP (a box's network has no way out anyway; what 14,400
-/// UDP sockets held in their options, 1.14 GiB, went unseen). With a memory cgroup that holds all
-/// of it (swap counted, or none on the machine) all of it is charged to the box: allowed. So is
+/// UDP sockets held in their options, 1.14 GiB, went unseen); nor may it send descriptors away over
+/// a unix socket, where neither its resident set nor its sockets' dump sees what they hold
+/// (`sendmsg` and `sendmmsg` fail with `ENOSYS`, see [`fd_passing_lock`]). With a memory cgroup
+/// that holds all of it (swap counted, or none on the machine) all of it is charged to the box:
+/// allowed (descriptors in flight too, see [`fd_passing_lock`]). So is
 /// `splice`: the cgroup charges a file's page to the cgroup that first brought it into memory (the
 /// box, for the files it writes) and keeps it charged until the page is freed, not when its file is
 /// deleted, and a pipe's reference keeps it from being freed: a process of a cgroup of 4 GiB that
@@ -763,6 +799,7 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 compile(vec![(libc::SYS_setsockopt, vec![send_buffer])], 0),
                 compile(vec![(libc::SYS_socket, inet.clone()), (libc::SYS_socketpair, inet)], libc::EAFNOSUPPORT),
                 splice_lock(),
+                fd_passing_lock(),
             ]
             .into_iter()
             .flatten()
@@ -953,21 +990,22 @@ mod tests {
         assert!(super::user_namespace_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
+        assert!(super::fd_passing_lock().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
-        assert_eq!(memory, 6);
+        assert_eq!(memory, 7);
         // (The box's refusals, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 10);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 10);
+        assert_eq!(super::plain_build_memory_filter().len(), 11);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 11);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 12 } else { memory };
+            let own = if build { 13 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (14, 18));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (15, 19));
         }
     }
 }
