@@ -161,11 +161,10 @@ fn thread_cpu() -> Duration {
 }
 
 /// One look at a summed build (see the build's watch): why it is to be stopped, if it is: over
-/// its memory (all its processes together, see `BoxHandle::build_out_of_memory`), or a process
-/// of it the arena may not look at (`BoxHandle::unseen_process`).
+/// its memory (all its processes together), or a process of it the arena may not look at (see
+/// `BoxHandle::build_look`, which walks its processes once for both).
 fn look_at_memory(handle: &crate::sandbox::BoxHandle, proportional: bool) -> Option<Ended> {
-    let over = handle.build_out_of_memory(proportional);
-    let unseen = handle.unseen_process();
+    let (over, unseen) = handle.build_look(proportional);
     let over = over.then(|| Ended::Memory(handle.memory_limit_mb()));
     over.or(unseen.map(|(pid, name)| Ended::Unseen(pid, name)))
 }
@@ -456,7 +455,7 @@ enum Ended {
     /// [`MEMORY_LOOK_WALL_AT_MOST`] by the clock).
     Unmeasurable(LookTook),
     /// A process of it (this pid and name) may not be looked at by the arena (see
-    /// `BoxHandle::unseen_process`).
+    /// `BoxHandle::build_look`).
     Unseen(i32, String),
 }
 
@@ -1399,7 +1398,7 @@ fn run_boxed(
     // processes of 1.5 GiB each held 4.5 GiB under a build's 4 GiB.
     // Past the limit on their resident sets together, it is confirmed with their proportional
     // sets (PSS: a page shared copy-on-write by a process and its forked children counts once,
-    // as it is held once; see `BoxHandle::build_out_of_memory`).
+    // as it is held once; see `BoxHandle::build_look`).
     let summed = handle.memory_is_summed();
     let proportional = std::env::var_os(WITHOUT_PSS).is_none();
     // (A look at many processes takes a while: as for the disk, at most a fifth of the time goes
