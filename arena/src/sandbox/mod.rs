@@ -451,6 +451,9 @@ pub struct BoxHandle {
     /// summed ([`BoxHandle::memory_is_summed`]; see `sockets::pipe_buffer`): a bot's are not (a
     /// bot is held to its resident set, in a box whose filter keeps what else it holds small).
     counts_pipes: bool,
+    /// A build's: its processes run at a lower priority than the arena's (see
+    /// `child::lower_priority`), which [`BoxHandle::started`] checks.
+    niced: bool,
     /// A plain bot's or build's scratch folder (its `HOME` and `TMPDIR`), removed with the
     /// handle.
     _scratch: Option<scratch::Scratch>,
@@ -847,6 +850,9 @@ impl Sandbox {
         };
         let parent = std::process::id() as libc::pid_t;
         let writable_access = confine::writable_access();
+        // (A build runs at a lower priority than the arena: see `child::lower_priority`. Not with
+        // the box off, which changes nothing.)
+        let niced = launch.build && !keep_terminal;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
         // ruleset's descriptor, the filters and the mounts' words, held by the hook as long as the
         // command).
@@ -861,6 +867,9 @@ impl Sandbox {
                         confine::add_writable(landlock, tmpfs, writable_access)
                             .map_err(child::at(child::Step::Privileges))?;
                     }
+                }
+                if niced {
+                    child::lower_priority();
                 }
                 child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)
             });
@@ -887,6 +896,7 @@ impl Sandbox {
             // namespace, see the README.)
             host_sockets: if keep_terminal { None } else { sockets::HostMeter::new() },
             counts_pipes: launch.build,
+            niced,
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
@@ -1137,8 +1147,12 @@ impl Sandbox {
         // SAFETY: the hook only makes system calls on data prepared before the fork.
         unsafe {
             // (The meter's end lives with the command, closed in the arena once it is dropped.)
+            let niced = launch.build;
             command.pre_exec(move || {
                 let _end = &meter_end;
+                if niced {
+                    child::lower_priority();
+                }
                 child::enter(&plan)
             });
         }
@@ -1158,6 +1172,7 @@ impl Sandbox {
             sockets: meter,
             host_sockets: None,
             counts_pipes: launch.build,
+            niced: launch.build,
             _scratch: None,
         };
         Ok((command, handle))
@@ -2406,6 +2421,9 @@ impl BoxHandle {
         let pid = pid as i32;
         self.leader = Some(pid);
         self.main = Some(pid);
+        if self.niced {
+            say_if_not_niced(pid);
+        }
         if self.kept {
             // (Spawning returns once the bot has started: the keeper has forked it.)
             self.main = meter::first_child(pid);
@@ -2715,6 +2733,32 @@ fn running(fd: &OwnedFd) -> bool {
     let mut poll = libc::pollfd { fd: std::os::fd::AsRawFd::as_raw_fd(fd), events: libc::POLLIN, revents: 0 };
     // SAFETY: one pollfd we own, no wait.
     unsafe { libc::poll(&mut poll, 1, 0) == 0 }
+}
+
+/// Says (a warning) where a build's spawned process `pid` runs at no lower priority than the
+/// arena's: its lowering failed (see `child::lower_priority`), and on a loaded machine the look
+/// at its memory may wait for the CPU behind it. Nothing where either cannot be read, or the
+/// arena runs at the lowest priority already.
+fn say_if_not_niced(pid: i32) {
+    let nice = |who: i32| {
+        // SAFETY: errno is this thread's; getpriority has no memory preconditions.
+        unsafe {
+            *libc::__errno_location() = 0;
+            let n = libc::getpriority(libc::PRIO_PROCESS, who as libc::id_t);
+            (n != -1 || *libc::__errno_location() == 0).then_some(n)
+        }
+    };
+    if let (Some(own), Some(its)) = (nice(0), nice(pid)) {
+        if its <= own && own < 19 {
+            tracing::warn!(
+                pid,
+                own,
+                its,
+                "a build runs at the arena's priority, not a lower one (its nice value could not be raised): \
+                 on a loaded machine, the look at its memory may wait for the CPU behind it"
+            );
+        }
+    }
 }
 
 fn count_lines(file: &Path) -> usize {
@@ -3432,6 +3476,54 @@ mod tests {
         view.bound.push(PathBuf::from("/x"));
         view.mkdirs(Path::new("/x/y"));
         assert_eq!(view.ops.iter().filter(|o| matches!(o, Op::Mkdir(..))).count(), 4);
+    }
+
+    /// A build's processes run at a lower priority than the arena (nice 10 more, 19 at most),
+    /// plain or boxed (where a box can be made): the arena's look at a summed build's memory
+    /// gets the CPU before them on a loaded machine. The control: a bot, launched the same way,
+    /// runs at the arena's own (as builds did before).
+    #[test]
+    fn a_build_runs_at_a_lower_priority_than_the_arena() {
+        // SAFETY: getpriority has no memory preconditions.
+        let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        if own >= 19 {
+            eprintln!("the arena runs at the lowest priority already ({own}): no build can run lower");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        // (A root arena builds a folder as its owner, and builds none of root's.)
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(dir.path(), Some(65534), Some(65534)).unwrap();
+        }
+        let words = ["sh", "-c", "nice"].map(String::from);
+        let mut seen = Vec::new();
+        for mode in [SandboxMode::Plain, SandboxMode::Auto] {
+            let Ok(sandbox) = Sandbox::new(mode, SandboxLimits::default()) else { continue };
+            if mode == SandboxMode::Auto && !sandbox.isolation().boxed {
+                continue;
+            }
+            for build in [true, false] {
+                let launch = Launch { words: &words, folder: Some(dir.path()), env: &[], build, read_only: &[] };
+                let (mut command, mut handle) = sandbox.command(&launch).unwrap();
+                command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::piped());
+                let child = command.spawn().unwrap();
+                handle.started(child.id());
+                let out = child.wait_with_output().unwrap();
+                handle.release();
+                let said = String::from_utf8_lossy(&out.stdout).trim().to_string();
+                seen.push((mode, build, said.parse::<i32>().unwrap_or_else(|_| panic!("{said:?}: {out:?}"))));
+            }
+        }
+        // (Run under `nice`, the tests run at 10, and their builds at 19.)
+        let lower = (own + 10).min(19);
+        assert!(seen.iter().any(|&(_, build, _)| build), "no build could be run: {seen:?}");
+        for &(mode, build, nice) in &seen {
+            match build {
+                true => assert_eq!(nice, lower, "a {mode:?} build: {seen:?}"),
+                false => assert_eq!(nice, own, "the control: a {mode:?} bot: {seen:?}"),
+            }
+        }
     }
 
     /// What a look at a plain bot and at a plain build costs, on a tree of 7 processes (the
