@@ -843,6 +843,33 @@ pub(super) unsafe fn enter_plain(
     Ok(())
 }
 
+/// How much lower than the arena's a build's processes run: their nice value this much higher
+/// (19 at most). A summed build's memory is looked at by a thread of the arena's own (see
+/// `tournament::build`'s looker); at the arena's priority, a build of busy processes on a loaded
+/// machine (a load of 21) kept that look waiting for the CPU, and held 200 MiB past a cap of 64
+/// for some 10 s meanwhile. Niced so, the build yields the CPU to the look (the scheduler gives
+/// a process of nice 10 about a tenth of the share of one of nice 0). A bot is not niced: it is
+/// looked at by the monitor, and plays against another at the arena's priority.
+pub(super) const BUILD_NICENESS: c_int = 10;
+
+/// Lowers the calling process's priority by [`BUILD_NICENESS`], for a build, before its box or
+/// its keeper is made: every process of the build inherits it (a nice value raised is allowed to
+/// any process, whatever its `RLIMIT_NICE`). Its failure stops no build, which runs on at the
+/// arena's priority: the arena sees that once it has started, and says so
+/// (`BoxHandle::started`), as nothing may be logged here.
+///
+/// # Safety
+/// In the forked child before `exec` (or any process): getpriority and setpriority alone.
+pub(super) unsafe fn lower_priority() {
+    // (getpriority may return -1 as a nice value: errno tells its failure.)
+    *libc::__errno_location() = 0;
+    let now = libc::getpriority(libc::PRIO_PROCESS, 0);
+    if now == -1 && *libc::__errno_location() != 0 {
+        return;
+    }
+    libc::setpriority(libc::PRIO_PROCESS, 0, now.saturating_add(BUILD_NICENESS).min(19));
+}
+
 /// Set when the keeper is asked to end everything (see [`enter_plain`]).
 static ENDING: AtomicBool = AtomicBool::new(false);
 /// The keeper's bot, killed at once when it is asked to end (so that its wait ends, even when

@@ -98,27 +98,40 @@ pub(super) fn threads(pid: i32) -> Option<u64> {
     stat_fields(pid).and_then(|f| f.get(17).copied())
 }
 
-/// The first process from `root` down whose descriptors the arena may not read, with its name
-/// (`None` where it may read every one's): its `/proc/PID/fd` (or, its first thread having
-/// ended, a live thread's) fails with `EACCES` while it has memory. An arena that is root reads
-/// every process's; one that is not may not read those of a process of its own user that is not
-/// dumpable: one that runs a binary it may not read (`chmod 111`). A process gone, ending (its
-/// memory gone) or a zombie, whose descriptors the kernel shows as root's, is passed over.
-pub(super) fn unseen(root: i32) -> Option<(i32, String)> {
-    let denied =
-        |dir: String| std::fs::File::open(dir).is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
+/// The first process of `pids` (a tree's, from its root down: see [`Walk::pids`]) whose
+/// descriptors the arena may not read, with its name (`None` where it may read every one's): its
+/// `/proc/PID/fd` (or, its first thread having ended, a live thread's) is refused (`denied`, of
+/// the process's pid and that thread's id: the pid again for the process's own) while it has
+/// memory. An arena that is root reads every process's; one that is not may not read those of a
+/// process of its own user that is not dumpable: one that runs a binary it may not read
+/// (`chmod 111`). A process gone, ending (its memory gone) or a zombie, whose descriptors the
+/// kernel shows as root's, is passed over.
+///
+/// `denied` is what the look's walk of the descriptors found ([`super::sockets::Descriptors`]
+/// records each table it was refused), or [`fd_denied`] where the look walked none: no table is
+/// opened twice in one look.
+pub(super) fn unseen_of(pids: &[i32], denied: impl Fn(i32, i32) -> bool) -> Option<(i32, String)> {
     // (Read after the refusal: a process's memory, once gone, never comes back.)
     let has_memory = |pid: i32| stat_fields(pid).is_some_and(|f| f.get(20).is_some_and(|&vsize| vsize > 0));
-    tree(root).into_iter().find_map(|pid| {
-        let hidden = denied(format!("/proc/{pid}/fd"))
-            && (has_memory(pid)
-                || live_thread(pid)
-                    .is_some_and(|(tid, _)| denied(format!("/proc/{pid}/task/{tid}/fd")) && has_memory(tid)));
+    pids.iter().find_map(|&pid| {
+        let hidden = denied(pid, pid)
+            && (has_memory(pid) || live_thread(pid).is_some_and(|(tid, _)| denied(pid, tid) && has_memory(tid)));
         hidden.then(|| {
             let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
             (pid, name.trim_end().to_owned())
         })
     })
+}
+
+/// Whether the arena is refused the descriptor table of thread `tid` of process `pid`
+/// (`/proc/PID/fd` where `tid` is `pid`, `/proc/PID/task/TID/fd` otherwise): `EACCES` or
+/// `EPERM`.
+pub(super) fn fd_denied(pid: i32, tid: i32) -> bool {
+    let dir = match pid == tid {
+        true => format!("/proc/{pid}/fd"),
+        false => format!("/proc/{pid}/task/{tid}/fd"),
+    };
+    std::fs::File::open(dir).is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied)
 }
 
 /// `root` and every process below it.
@@ -208,48 +221,44 @@ struct StatusMemory {
 /// process, 14,000 for a red team's, 50 ms for 50,000); a build of honest compilers well under
 /// its cap reads none.
 pub(super) fn usage(root: i32, hidden: Option<Hidden>) -> Usage {
-    usage_with(root, hidden, status_memory, mapping_count, |_, rss| rss)
+    walk(root).usage(hidden)
 }
 
-/// [`usage`], with each process's resident memory its proportional share of it (its PSS, from
-/// `/proc/PID/smaps_rollup`): a page that `n` processes map counts `1/n` for each, so a page
-/// shared copy-on-write by a process and its forked children counts once for them all, where
-/// [`usage`] counts it for each. A process whose share cannot be read (gone, or not the
-/// arena's to read) counts its whole resident set. `rss` in the result is that sum.
-///
-/// Reading a process's smaps_rollup walks its every mapping (tens of microseconds, more for a
-/// large one): for a build's second look when its resident sets together pass its cap, not for
-/// every look.
-pub(super) fn proportional_usage(root: i32, hidden: Option<Hidden>) -> Usage {
-    usage_with(root, hidden, status_memory, mapping_count, |pid, rss| proportional_set(pid).unwrap_or(rss))
+/// One process of a [`Walk`]: its pid, the pid of the thread whose stat shows its memory (its
+/// own, or a live thread's where its first thread has ended), and what that stat says.
+#[derive(Debug, Clone, Copy)]
+struct Walked {
+    pid: i32,
+    shown: i32,
+    /// Its CPU time and its reaped children's, in clock ticks.
+    ticks: u64,
+    /// Its resident set, in bytes.
+    resident: u64,
+    /// Its address space (`vsize`), in bytes.
+    address_space: u64,
 }
 
-/// The `Pss:` of `pid`'s smaps_rollup, in bytes (`None` where it cannot be read).
-fn proportional_set(pid: i32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-    status_bytes(&text, "Pss:")
+/// `root`'s tree from one walk of /proc: each process's stat gives its times, its resident pages
+/// and its thread count (which spares a single-threaded one the listing of its threads), and its
+/// children are read. A look walks the tree once, and what it reads of the processes beside
+/// (their descriptors, see `sockets::Descriptors`; whether any may not be read, [`unseen_of`];
+/// their memory, [`Walk::usage`]) is read of its pids ([`Walk::pids`]).
+#[derive(Debug, Default)]
+pub(super) struct Walk {
+    processes: Vec<Walked>,
 }
 
-/// [`usage`], with `status` reading a process's hidden memory, `mappings` its number of mappings,
-/// and `resident` its resident memory in bytes from its pid (or the thread showing its memory)
-/// and its resident set's size.
-fn usage_with(
-    root: i32,
-    hidden: Option<Hidden>,
-    status: impl Fn(i32) -> StatusMemory,
-    mappings: impl Fn(i32) -> u64,
-    resident: impl Fn(i32, u64) -> u64,
-) -> Usage {
+/// Walks `root`'s tree (see [`Walk`]).
+pub(super) fn walk(root: i32) -> Walk {
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-    let (mut ticks, mut rss, mut address_space) = (0u64, 0u64, 0u64);
-    let mut walked = Vec::new();
+    let mut processes = Vec::new();
     let mut todo = vec![root];
     while let Some(pid) = todo.pop() {
         let Some(f) = stat_fields(pid) else { continue };
         // After the name: state(0) ppid … utime(11) stime(12) cutime(13) cstime(14) …
         // num_threads(17) … vsize(20) rss(21).
-        ticks += f.get(11..15).map_or(0, |t| t.iter().sum::<u64>());
+        let ticks = f.get(11..15).map_or(0, |t| t.iter().sum::<u64>());
         let threads = f.get(17).copied().unwrap_or(0);
         // A process whose first thread has ended (`pthread_exit`, or the `exit` system call)
         // shows a zombie of no memory (vsize and rss 0, nor any in its status) while its other
@@ -259,12 +268,67 @@ fn usage_with(
             true => live_thread(pid).unwrap_or((pid, f)),
             false => (pid, f),
         };
-        rss = rss.saturating_add(resident(shown, m.get(21).copied().unwrap_or(0).saturating_mul(page)));
-        address_space = address_space.saturating_add(m.get(20).copied().unwrap_or(0));
-        if hidden.is_some() {
-            walked.push(shown);
-        }
+        let resident = m.get(21).copied().unwrap_or(0).saturating_mul(page);
+        processes.push(Walked { pid, shown, ticks, resident, address_space: m.get(20).copied().unwrap_or(0) });
         children(pid, threads, &mut todo);
+    }
+    Walk { processes }
+}
+
+impl Walk {
+    /// The pids of the tree's processes, from its root down (those whose stat could be read).
+    pub(super) fn pids(&self) -> Vec<i32> {
+        self.processes.iter().map(|p| p.pid).collect()
+    }
+
+    /// What the tree uses: see [`usage`].
+    pub(super) fn usage(&self, hidden: Option<Hidden>) -> Usage {
+        usage_with(self, hidden, status_memory, mapping_count, |_, rss| rss)
+    }
+
+    /// [`Walk::usage`], with each process's resident memory its proportional share of it (its
+    /// PSS, from `/proc/PID/smaps_rollup`): a page that `n` processes map counts `1/n` for each,
+    /// so a page shared copy-on-write by a process and its forked children counts once for them
+    /// all, where [`Walk::usage`] counts it for each. A process whose share cannot be read (gone,
+    /// or not the arena's to read) counts its whole resident set. `rss` in the result is that sum.
+    ///
+    /// Reading a process's smaps_rollup walks its every mapping (tens of microseconds, more for a
+    /// large one): for a build's look when its resident sets together pass its cap, not for every
+    /// look.
+    pub(super) fn proportional_usage(&self, hidden: Option<Hidden>) -> Usage {
+        usage_with(self, hidden, status_memory, mapping_count, |pid, rss| proportional_set(pid).unwrap_or(rss))
+    }
+}
+
+/// [`Walk::proportional_usage`] of `root`'s tree.
+#[cfg(test)]
+fn proportional_usage(root: i32, hidden: Option<Hidden>) -> Usage {
+    walk(root).proportional_usage(hidden)
+}
+
+/// The `Pss:` of `pid`'s smaps_rollup, in bytes (`None` where it cannot be read).
+fn proportional_set(pid: i32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
+    status_bytes(&text, "Pss:")
+}
+
+/// [`usage`] of the tree `walk` found, with `status` reading a process's hidden memory,
+/// `mappings` its number of mappings, and `resident` its resident memory in bytes from its pid
+/// (or the thread showing its memory) and its resident set's size.
+fn usage_with(
+    walk: &Walk,
+    hidden: Option<Hidden>,
+    status: impl Fn(i32) -> StatusMemory,
+    mappings: impl Fn(i32) -> u64,
+    resident: impl Fn(i32, u64) -> u64,
+) -> Usage {
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    let (mut ticks, mut rss, mut address_space) = (0u64, 0u64, 0u64);
+    for p in &walk.processes {
+        ticks = ticks.saturating_add(p.ticks);
+        rss = rss.saturating_add(resident(p.shown, p.resident));
+        address_space = address_space.saturating_add(p.address_space);
     }
     let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second());
     let nothing_hidden = Usage { cpu, rss, swap: 0, page_tables: 0, mappings: 0 };
@@ -275,14 +339,15 @@ fn usage_with(
     if rss > cap || rss.saturating_add(could_hide) <= cap {
         return nothing_hidden;
     }
-    let found = walked.iter().map(|&pid| status(pid)).fold(StatusMemory::default(), |all, one| StatusMemory {
+    let walked = || walk.processes.iter().map(|p| p.shown);
+    let found = walked().map(&status).fold(StatusMemory::default(), |all, one| StatusMemory {
         swap: all.swap.saturating_add(one.swap),
         page_tables: all.page_tables.saturating_add(one.page_tables),
     });
     let (swap, page_tables) = (if swap { found.swap } else { 0 }, found.page_tables);
     let could_map = (address_space / page).saturating_mul(MAPPING);
     let mappings = match rss.saturating_add(swap).saturating_add(page_tables).saturating_add(could_map) > cap {
-        true => walked.iter().map(|&pid| mappings(pid)).sum::<u64>().saturating_mul(MAPPING),
+        true => walked().map(&mappings).sum::<u64>().saturating_mul(MAPPING),
         false => 0,
     };
     Usage { cpu, rss, swap, page_tables, mappings }
@@ -366,14 +431,10 @@ mod tests {
         // (Other tests of this process start children of their own meanwhile: compared where the
         // tree stood still from before the walk to after it.)
         let (mut listed, mut walked) = (Vec::new(), Vec::new());
+        // (The walk's order is the tree's, from its root down.)
         for _ in 0..50 {
             listed = tree(me);
-            walked.clear();
-            let mut todo = vec![me];
-            while let Some(pid) = todo.pop() {
-                walked.push(pid);
-                children(pid, stat_fields(pid).and_then(|f| f.get(17).copied()).unwrap_or(0), &mut todo);
-            }
+            walked = walk(me).pids();
             if tree(me) == listed {
                 break;
             }
@@ -389,6 +450,25 @@ mod tests {
         assert!(usage(me, None).rss > 0);
     }
 
+    /// A process whose descriptors the look was refused and that has memory is unseen, named;
+    /// one gone is not, nor one whose descriptors were read (the control: this process, whose
+    /// own the arena reads).
+    #[test]
+    fn a_process_is_unseen_where_its_descriptors_were_refused() {
+        let me = std::process::id() as i32;
+        let name = std::fs::read_to_string(format!("/proc/{me}/comm")).unwrap();
+        let asked = std::cell::RefCell::new(Vec::new());
+        let refused = |pid, tid| {
+            asked.borrow_mut().push((pid, tid));
+            true
+        };
+        assert_eq!(unseen_of(&[i32::MAX, me], refused), Some((me, name.trim_end().to_owned())));
+        assert_eq!(asked.borrow()[..], [(i32::MAX, i32::MAX), (me, me)], "the process's own table, of each");
+        assert_eq!(unseen_of(&[i32::MAX], |_, _| true), None, "a process gone has no memory");
+        assert!(!fd_denied(me, me) && !fd_denied(i32::MAX, i32::MAX), "its own, and one gone, are not refused");
+        assert_eq!(unseen_of(&[me], fd_denied), None, "the control: read");
+    }
+
     #[test]
     fn proportional_memory_counts_shared_pages_once() {
         // Three processes of one program share its pages (and the C library's): their
@@ -401,8 +481,10 @@ mod tests {
         }
         let (resident, proportional) = (usage(pid, None).rss, proportional_usage(pid, None).rss);
         // A process whose share cannot be read counts its whole resident set.
-        let unread =
-            usage_with(pid, None, status_memory, mapping_count, |_, rss| proportional_set(i32::MAX).unwrap_or(rss)).rss;
+        let unread = usage_with(&walk(pid), None, status_memory, mapping_count, |_, rss| {
+            proportional_set(i32::MAX).unwrap_or(rss)
+        })
+        .rss;
         for p in tree(pid) {
             // SAFETY: kill has no memory preconditions; these are this test's processes.
             unsafe { libc::kill(p, libc::SIGKILL) };
@@ -475,11 +557,11 @@ mod tests {
         // Each said to have 100 mappings too: counted where they could take the three past the
         // cap with the rest (a page each at most: their address spaces / 16), not above that.
         let said = |_| StatusMemory { swap: 1 << 20, page_tables: 64 << 10 };
-        let at = |cap: u64, swap: bool| usage_with(pid, Some(Hidden { cap, swap }), said, |_| 100, |_, rss| rss);
+        let at = |cap: u64, swap: bool| usage_with(&walk(pid), Some(Hidden { cap, swap }), said, |_| 100, |_, rss| rss);
         let (within, no_swap) = (at(resident + (256 << 10), true), at(resident + (256 << 10), false));
         let unmapped = at(resident + (3 << 20) + (192 << 10) + address_space / 16 + 1, true);
         let (past, under, uncounted) =
-            (at(u64::MAX, true), at(resident / 2, true), usage_with(pid, None, said, |_| 100, |_, rss| rss));
+            (at(u64::MAX, true), at(resident / 2, true), usage_with(&walk(pid), None, said, |_| 100, |_, rss| rss));
         let own_maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default().lines().count();
         let own = mapping_count(pid);
         stop(libc::SIGKILL);

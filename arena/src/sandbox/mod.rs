@@ -406,6 +406,14 @@ pub struct Sandbox {
     build_memory_mb: u64,
 }
 
+/// One look at a box's processes (see [`BoxHandle::look`]): their tree, walked once, the walk
+/// of their descriptors where one was made, and what those hold (see [`BoxHandle::in_buffers`]).
+struct Seen {
+    walk: meter::Walk,
+    found: Option<sockets::Descriptors>,
+    held: u64,
+}
+
 /// A running box, to be ended with its bot.
 #[derive(Debug)]
 pub struct BoxHandle {
@@ -443,6 +451,9 @@ pub struct BoxHandle {
     /// summed ([`BoxHandle::memory_is_summed`]; see `sockets::pipe_buffer`): a bot's are not (a
     /// bot is held to its resident set, in a box whose filter keeps what else it holds small).
     counts_pipes: bool,
+    /// A build's: its processes run at a lower priority than the arena's (see
+    /// `child::lower_priority`), which [`BoxHandle::started`] checks.
+    niced: bool,
     /// A plain bot's or build's scratch folder (its `HOME` and `TMPDIR`), removed with the
     /// handle.
     _scratch: Option<scratch::Scratch>,
@@ -839,6 +850,9 @@ impl Sandbox {
         };
         let parent = std::process::id() as libc::pid_t;
         let writable_access = confine::writable_access();
+        // (A build runs at a lower priority than the arena: see `child::lower_priority`. Not with
+        // the box off, which changes nothing.)
+        let niced = launch.build && !keep_terminal;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
         // ruleset's descriptor, the filters and the mounts' words, held by the hook as long as the
         // command).
@@ -853,6 +867,9 @@ impl Sandbox {
                         confine::add_writable(landlock, tmpfs, writable_access)
                             .map_err(child::at(child::Step::Privileges))?;
                     }
+                }
+                if niced {
+                    child::lower_priority();
                 }
                 child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)
             });
@@ -879,6 +896,7 @@ impl Sandbox {
             // namespace, see the README.)
             host_sockets: if keep_terminal { None } else { sockets::HostMeter::new() },
             counts_pipes: launch.build,
+            niced,
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
         Ok((command, handle))
@@ -1129,8 +1147,12 @@ impl Sandbox {
         // SAFETY: the hook only makes system calls on data prepared before the fork.
         unsafe {
             // (The meter's end lives with the command, closed in the arena once it is dropped.)
+            let niced = launch.build;
             command.pre_exec(move || {
                 let _end = &meter_end;
+                if niced {
+                    child::lower_priority();
+                }
                 child::enter(&plan)
             });
         }
@@ -1150,6 +1172,7 @@ impl Sandbox {
             sockets: meter,
             host_sockets: None,
             counts_pipes: launch.build,
+            niced: launch.build,
             _scratch: None,
         };
         Ok((command, handle))
@@ -2398,6 +2421,9 @@ impl BoxHandle {
         let pid = pid as i32;
         self.leader = Some(pid);
         self.main = Some(pid);
+        if self.niced {
+            say_if_not_niced(pid);
+        }
         if self.kept {
             // (Spawning returns once the bot has started: the keeper has forked it.)
             self.main = meter::first_child(pid);
@@ -2460,11 +2486,11 @@ impl BoxHandle {
         match &self.group {
             // A cgroup that does not count swap caps the resident memory only: what it swapped
             // out is counted with it, by the monitor ([`BoxHandle::counts_swap`]).
-            Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_its_cap()),
+            Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_its_cap().0),
             // A plain process (no box, kept) is summed as a box without a cgroup: each of its
             // processes under its address-space cap, 4 x 48 MiB held 192 MiB under 64 before.
             // (With the sandbox off, nothing.)
-            _ => (self.boxed || self.kept) && self.over_its_cap(),
+            _ => (self.boxed || self.kept) && self.over_its_cap().0,
         }
     }
 
@@ -2482,17 +2508,26 @@ impl BoxHandle {
 
     /// Whether the box's processes hold more than its cap together (resident, page tables and
     /// swapped out as [`BoxHandle::hidden`] says, with what its sockets hold where that is
-    /// counted).
-    fn over_its_cap(&self) -> bool {
-        self.leader.is_some_and(|pid| self.usage_and_over(pid).1)
+    /// counted), and the look that says so (`None` without a leader).
+    fn over_its_cap(&self) -> (bool, Option<Seen>) {
+        let Some(pid) = self.leader else { return (false, None) };
+        let seen = self.see(pid);
+        (self.usage_and_over(&seen).1, Some(seen))
     }
 
-    /// What the processes from `pid` down use, from one walk of /proc, and whether they hold
-    /// more than the box's cap together with what its sockets (and a summed build's pipes) hold.
-    fn usage_and_over(&self, pid: i32) -> (meter::Usage, bool) {
-        let sockets = self.in_buffers(pid);
-        let used = meter::usage(pid, self.hidden(sockets));
-        let over = used.memory().saturating_add(sockets) > self.memory_cap;
+    /// One look at the processes from `pid` down: their tree walked once (`meter::walk`), and
+    /// what their descriptors hold ([`BoxHandle::in_buffers`]), read of the pids it found.
+    fn see(&self, pid: i32) -> Seen {
+        let walk = meter::walk(pid);
+        let (found, held) = self.in_buffers(&walk.pids());
+        Seen { walk, found, held }
+    }
+
+    /// What the processes `seen` use, and whether they hold more than the box's cap together
+    /// with what its sockets (and a summed build's pipes) hold.
+    fn usage_and_over(&self, seen: &Seen) -> (meter::Usage, bool) {
+        let used = seen.walk.usage(self.hidden(seen.held));
+        let over = used.memory().saturating_add(seen.held) > self.memory_cap;
         (used, over)
     }
 
@@ -2501,13 +2536,14 @@ impl BoxHandle {
     /// `sockets::pipe_buffer`), and the kernel's objects behind each of its pipes and sockets
     /// (`sockets::KERNEL_OBJECTS`), its descriptors of no file (eventfds, epolls, ...), its epolls'
     /// watches and its file locks (`sockets::ANONYMOUS`, `WATCH`, `LOCK`); 0 elsewhere. A plain
-    /// build's descriptors are walked once for all (`sockets::Descriptors`).
-    fn in_buffers(&self, pid: i32) -> u64 {
+    /// build's descriptors are walked once for all (`sockets::Descriptors`), those of `pids`
+    /// (the look's walk of the tree), and the walk is returned where it was made.
+    fn in_buffers(&self, pids: &[i32]) -> (Option<sockets::Descriptors>, u64) {
         let pipes_counted = self.counts_pipes && self.memory_is_summed();
         // (A plain bot's look, 40 times a second, needs only its sockets.)
         let found = match (pipes_counted, &self.host_sockets) {
-            (true, _) => Some(sockets::Descriptors::of(&meter::tree(pid))),
-            (false, Some(_)) => Some(sockets::Descriptors::sockets_of(&meter::tree(pid))),
+            (true, _) => Some(sockets::Descriptors::of(pids)),
+            (false, Some(_)) => Some(sockets::Descriptors::sockets_of(pids)),
             (false, None) => None,
         };
         let pipes = found.as_ref().filter(|_| pipes_counted).map_or(0, sockets::Descriptors::in_kernel);
@@ -2516,7 +2552,7 @@ impl BoxHandle {
             (None, Some(host), Some(found)) => host.held_by(found).unwrap_or(0),
             _ => 0,
         };
-        sockets.saturating_add(pipes)
+        (found, sockets.saturating_add(pipes))
     }
 
     /// What of the box's memory the monitor counts beside its resident memory (see
@@ -2531,44 +2567,63 @@ impl BoxHandle {
     /// for both, whose cost grows with the processes a bot keeps (the monitor's look, 40 times
     /// a second).
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
+        let (cpu, over, _) = self.look_seen(cpu);
+        (cpu, over)
+    }
+
+    /// [`BoxHandle::look`], with the look at the box's processes it made (`None` where it made
+    /// none: a memory cgroup holds the box).
+    fn look_seen(&self, cpu: bool) -> (Option<Duration>, bool, Option<Seen>) {
         match (self.group.is_none() && (self.boxed || self.kept), self.leader) {
             (true, Some(pid)) => {
-                let (used, over) = self.usage_and_over(pid);
-                (cpu.then(|| self.at_least_the_peak(used.cpu)), over || self.unseen_bot_process())
+                let seen = self.see(pid);
+                let (used, over) = self.usage_and_over(&seen);
+                let over = over || self.unseen_bot_process(&seen);
+                (cpu.then(|| self.at_least_the_peak(used.cpu)), over, Some(seen))
             }
             _ => {
-                let over = self.out_of_memory();
-                (cpu.then(|| self.cpu_time()), over)
+                let (over, seen) = match &self.group {
+                    Some(g) if g.limits_memory() => (self.out_of_memory(), None),
+                    _ => match self.boxed || self.kept {
+                        true => self.over_its_cap(),
+                        false => (false, None),
+                    },
+                };
+                (cpu.then(|| self.cpu_time()), over, seen)
             }
         }
     }
 
-    /// Whether a build's box is over its memory limit: as [`BoxHandle::look`], but where its
-    /// processes are summed ([`BoxHandle::memory_is_summed`]) and their resident sets together
-    /// pass the limit, confirmed (when `proportional`) with each process's proportional share of
-    /// its pages instead (its PSS, see `meter::proportional_usage`), read again at every look
-    /// that needs it: a build that writes 300 MiB and then forks 3 processes that share those
-    /// pages copy-on-write holds 300 MiB, not 1,200. (Bots are held to their resident sets: a
-    /// bot's sum confirmed so, and trusted for a while, was gamed.)
-    pub fn build_out_of_memory(&self, proportional: bool) -> bool {
-        let over = self.look(false).1;
-        let Some(pid) = self.leader.filter(|_| over && proportional && self.memory_is_summed()) else { return over };
-        let sockets = self.in_buffers(pid);
-        let used = meter::proportional_usage(pid, self.hidden(sockets));
-        used.memory().saturating_add(sockets) > self.memory_cap
+    /// One look at a build's box (its watch's): whether it is over its memory limit, and a process
+    /// of it the arena may not look at (see `BoxHandle::unseen_in`), from one walk of its
+    /// processes. Over its memory limit as [`BoxHandle::look`] says, but where its processes are
+    /// summed ([`BoxHandle::memory_is_summed`]) and their resident sets together pass the limit,
+    /// confirmed (when `proportional`) with each process's proportional share of its pages
+    /// instead (its PSS, see `meter::Walk::proportional_usage`), read again at every look that
+    /// needs it: a build that writes 300 MiB and then forks 3 processes that share those pages
+    /// copy-on-write holds 300 MiB, not 1,200. (Bots are held to their resident sets: a bot's sum
+    /// confirmed so, and trusted for a while, was gamed.)
+    pub fn build_look(&self, proportional: bool) -> (bool, Option<(i32, String)>) {
+        let (_, over, seen) = self.look_seen(false);
+        let unseen = seen.as_ref().and_then(|seen| self.unseen_in(seen));
+        let Some(seen) = seen.filter(|_| over && proportional && self.memory_is_summed()) else {
+            return (over, unseen);
+        };
+        let used = seen.walk.proportional_usage(self.hidden(seen.held));
+        (used.memory().saturating_add(seen.held) > self.memory_cap, unseen)
     }
 
     /// Whether a plain bot whose unix sockets are counted (not boxed, kept: see `host_sockets`)
-    /// has a process the arena may not look at ([`BoxHandle::unseen_process`]), said: its
+    /// has a process the arena may not look at (see `BoxHandle::unseen_in`), said: its
     /// look counts it over its memory limit, which the monitor ends it for (a plain bot of an
     /// arena that is not root held 192 MiB in socket pairs under a limit of 64 so, behind a
-    /// binary made execute-only). Read only where the look found it within its limit (an open of
-    /// each process's `/proc/PID/fd`). A build's watch says why it stops one itself.
-    fn unseen_bot_process(&self) -> bool {
+    /// binary made execute-only). Read where the look found it within its limit, of what the
+    /// look's walk of its descriptors was refused. A build's watch says why it stops one itself.
+    fn unseen_bot_process(&self, seen: &Seen) -> bool {
         if self.counts_pipes || self.host_sockets.is_none() {
             return false;
         }
-        let Some((pid, name)) = self.unseen_process() else { return false };
+        let Some((pid, name)) = self.unseen_in(seen) else { return false };
         tracing::warn!(
             pid,
             name = ?name,
@@ -2579,13 +2634,22 @@ impl BoxHandle {
     }
 
     /// A process of a plain build (or bot: not boxed, kept) that the arena may not look at, its
-    /// pid and name (see `meter::unseen`): its descriptors (the pipes and sockets it holds) and
-    /// its proportional set cannot be read, and would go uncounted (a plain build of an arena
-    /// that is not root held 198 MiB in socket buffers under a `build_memory_mb` of 64 so,
-    /// behind a binary made execute-only). `None` elsewhere (a box's processes are the arena's
-    /// to read in its user namespace, but for its own supervisor, not dumpable).
-    pub fn unseen_process(&self) -> Option<(i32, String)> {
-        self.leader.filter(|_| self.kept && !self.boxed).and_then(meter::unseen)
+    /// pid and name (see `meter::unseen_of`), as the look `seen` found: its descriptors (the
+    /// pipes and sockets it holds) and its proportional set cannot be read, and would go
+    /// uncounted (a plain build of an arena that is not root held 198 MiB in socket buffers
+    /// under a `build_memory_mb` of 64 so, behind a binary made execute-only). `None` elsewhere
+    /// (a box's processes are the arena's to read in its user namespace, but for its own
+    /// supervisor, not dumpable). Of the descriptor tables the look's walk of them was refused,
+    /// or, where it walked none, of each one opened.
+    fn unseen_in(&self, seen: &Seen) -> Option<(i32, String)> {
+        if !self.kept || self.boxed {
+            return None;
+        }
+        let pids = seen.walk.pids();
+        match &seen.found {
+            Some(found) => meter::unseen_of(&pids, |pid, tid| found.refused(pid, tid)),
+            None => meter::unseen_of(&pids, meter::fd_denied),
+        }
     }
 
     /// Kills every process of the box at once (the bot, its children, any daemon).
@@ -2669,6 +2733,32 @@ fn running(fd: &OwnedFd) -> bool {
     let mut poll = libc::pollfd { fd: std::os::fd::AsRawFd::as_raw_fd(fd), events: libc::POLLIN, revents: 0 };
     // SAFETY: one pollfd we own, no wait.
     unsafe { libc::poll(&mut poll, 1, 0) == 0 }
+}
+
+/// Says (a warning) where a build's spawned process `pid` runs at no lower priority than the
+/// arena's: its lowering failed (see `child::lower_priority`), and on a loaded machine the look
+/// at its memory may wait for the CPU behind it. Nothing where either cannot be read, or the
+/// arena runs at the lowest priority already.
+fn say_if_not_niced(pid: i32) {
+    let nice = |who: i32| {
+        // SAFETY: errno is this thread's; getpriority has no memory preconditions.
+        unsafe {
+            *libc::__errno_location() = 0;
+            let n = libc::getpriority(libc::PRIO_PROCESS, who as libc::id_t);
+            (n != -1 || *libc::__errno_location() == 0).then_some(n)
+        }
+    };
+    if let (Some(own), Some(its)) = (nice(0), nice(pid)) {
+        if its <= own && own < 19 {
+            tracing::warn!(
+                pid,
+                own,
+                its,
+                "a build runs at the arena's priority, not a lower one (its nice value could not be raised): \
+                 on a loaded machine, the look at its memory may wait for the CPU behind it"
+            );
+        }
+    }
 }
 
 fn count_lines(file: &Path) -> usize {
@@ -3386,5 +3476,109 @@ mod tests {
         view.bound.push(PathBuf::from("/x"));
         view.mkdirs(Path::new("/x/y"));
         assert_eq!(view.ops.iter().filter(|o| matches!(o, Op::Mkdir(..))).count(), 4);
+    }
+
+    /// A build's processes run at a lower priority than the arena (nice 10 more, 19 at most),
+    /// plain or boxed (where a box can be made): the arena's look at a summed build's memory
+    /// gets the CPU before them on a loaded machine. The control: a bot, launched the same way,
+    /// runs at the arena's own (as builds did before).
+    #[test]
+    fn a_build_runs_at_a_lower_priority_than_the_arena() {
+        // SAFETY: getpriority has no memory preconditions.
+        let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        if own >= 19 {
+            eprintln!("the arena runs at the lowest priority already ({own}): no build can run lower");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        // (A root arena builds a folder as its owner, and builds none of root's.)
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(dir.path(), Some(65534), Some(65534)).unwrap();
+        }
+        let words = ["sh", "-c", "nice"].map(String::from);
+        let mut seen = Vec::new();
+        for mode in [SandboxMode::Plain, SandboxMode::Auto] {
+            let Ok(sandbox) = Sandbox::new(mode, SandboxLimits::default()) else { continue };
+            if mode == SandboxMode::Auto && !sandbox.isolation().boxed {
+                continue;
+            }
+            for build in [true, false] {
+                let launch = Launch { words: &words, folder: Some(dir.path()), env: &[], build, read_only: &[] };
+                let (mut command, mut handle) = sandbox.command(&launch).unwrap();
+                command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::piped());
+                let child = command.spawn().unwrap();
+                handle.started(child.id());
+                let out = child.wait_with_output().unwrap();
+                handle.release();
+                let said = String::from_utf8_lossy(&out.stdout).trim().to_string();
+                seen.push((mode, build, said.parse::<i32>().unwrap_or_else(|_| panic!("{said:?}: {out:?}"))));
+            }
+        }
+        // (Run under `nice`, the tests run at 10, and their builds at 19.)
+        let lower = (own + 10).min(19);
+        assert!(seen.iter().any(|&(_, build, _)| build), "no build could be run: {seen:?}");
+        for &(mode, build, nice) in &seen {
+            match build {
+                true => assert_eq!(nice, lower, "a {mode:?} build: {seen:?}"),
+                false => assert_eq!(nice, own, "the control: a {mode:?} bot: {seen:?}"),
+            }
+        }
+    }
+
+    /// What a look at a plain bot and at a plain build costs, on a tree of 7 processes (the
+    /// keeper, a shell, four Python processes holding a socket pair, a `sleep`): the bot's
+    /// [`BoxHandle::look`], the build's [`BoxHandle::build_look`] (its watch's look). A measure,
+    /// not a test: run by hand, in release,
+    /// `cargo test --release -p arena --lib the_cost_of_a_look -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn the_cost_of_a_look() {
+        let Ok(sandbox) = Sandbox::new(SandboxMode::Plain, SandboxLimits::default()) else { return };
+        let dir = tempfile::tempdir().unwrap();
+        // (A root arena builds a folder as its owner, and builds none of root's.)
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(dir.path(), Some(65534), Some(65534)).unwrap();
+        }
+        let python = "import socket, os, time; a, b = socket.socketpair(); os.fork(); os.fork(); time.sleep(60)";
+        let script = format!("python3 -c '{python}' & sleep 60 & wait");
+        let words = ["sh".to_string(), "-c".to_string(), script];
+        for build in [false, true] {
+            let launch = Launch { words: &words, folder: Some(dir.path()), env: &[], build, read_only: &[] };
+            let (mut command, mut handle) = sandbox.command(&launch).unwrap();
+            let mut child = command.stdin(std::process::Stdio::null()).spawn().unwrap();
+            handle.started(child.id());
+            let start = std::time::Instant::now();
+            while meter::tree(child.id() as i32).len() < 7 && start.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let processes = meter::tree(child.id() as i32).len();
+            let looks = 2000u32;
+            let cpu = |who| {
+                let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+                // SAFETY: clock_gettime writes only the timespec it is given.
+                unsafe { libc::clock_gettime(who, &mut t) };
+                Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+            };
+            let (began, cpu_then) = (std::time::Instant::now(), cpu(libc::CLOCK_THREAD_CPUTIME_ID));
+            for _ in 0..looks {
+                if build {
+                    std::hint::black_box(handle.build_look(true));
+                } else {
+                    std::hint::black_box(handle.look(true));
+                }
+            }
+            let (wall, used) = (began.elapsed(), cpu(libc::CLOCK_THREAD_CPUTIME_ID) - cpu_then);
+            let what = if build { "build" } else { "bot" };
+            eprintln!(
+                "a plain {what}'s look, {processes} processes: {:.1} us by the clock, {:.1} us of CPU ({looks} looks)",
+                wall.as_secs_f64() * 1e6 / f64::from(looks),
+                used.as_secs_f64() * 1e6 / f64::from(looks)
+            );
+            handle.kill();
+            let _ = child.wait();
+            handle.release();
+        }
     }
 }

@@ -229,6 +229,10 @@ pub(super) struct Descriptors {
     info: Vec<u8>,
     /// Whether the walk looks for more than sockets (see [`Descriptors::sockets_of`]).
     all: bool,
+    /// The descriptor tables the walk was refused (`EACCES`, `EPERM`), by pid and thread id (the
+    /// pid again for the process's own): those of a process the arena may not look at, which
+    /// the look then names (`meter::unseen_of`) without opening them again.
+    refused: std::collections::HashSet<(i32, i32)>,
 }
 
 /// The device and inode of the FIFO that the descriptor link `link` names (`None` for any other
@@ -291,24 +295,44 @@ impl Descriptors {
     fn walked(mut self, pids: &[i32]) -> Descriptors {
         let found = &mut self;
         for &pid in pids {
-            let main = found.walk(&format!("/proc/{pid}"));
+            let main = found.walk(pid, pid);
             let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
             for task in tasks.flatten() {
                 let Some(tid) = task.file_name().to_str().and_then(|t| t.parse::<i32>().ok()) else { continue };
                 if tid == pid || (main && same_table(pid, tid)) {
                     continue;
                 }
-                found.walk(&format!("/proc/{pid}/task/{tid}"));
+                found.walk(pid, tid);
             }
         }
         self
     }
 
-    /// Adds what the descriptor table of `task` (`/proc/PID` or `/proc/PID/task/TID`) holds:
-    /// its sockets and pipes, its descriptors of no file, and the locks and epoll watches its
-    /// `fdinfo` lists; whether it could be read and named any descriptor.
-    fn walk(&mut self, task: &str) -> bool {
-        let Ok(fds) = std::fs::read_dir(format!("{task}/fd")) else { return false };
+    /// Whether the walk was refused the descriptor table of thread `tid` of process `pid` (the
+    /// process's own where `tid` is `pid`): `EACCES` or `EPERM`, as `meter::fd_denied` reads it.
+    /// A process's other threads' are walked, and so known, wherever its own was refused.
+    pub(super) fn refused(&self, pid: i32, tid: i32) -> bool {
+        self.refused.contains(&(pid, tid))
+    }
+
+    /// Adds what the descriptor table of thread `tid` of `pid` (`/proc/PID` where `tid` is
+    /// `pid`, `/proc/PID/task/TID` otherwise) holds: its sockets and pipes, its descriptors of
+    /// no file, and the locks and epoll watches its `fdinfo` lists; whether it could be read and
+    /// named any descriptor. A table refused is recorded ([`Descriptors::refused`]).
+    fn walk(&mut self, pid: i32, tid: i32) -> bool {
+        let task = match pid == tid {
+            true => format!("/proc/{pid}"),
+            false => format!("/proc/{pid}/task/{tid}"),
+        };
+        let fds = match std::fs::read_dir(format!("{task}/fd")) {
+            Ok(fds) => fds,
+            Err(e) => {
+                if e.kind() == io::ErrorKind::PermissionDenied {
+                    self.refused.insert((pid, tid));
+                }
+                return false;
+            }
+        };
         let mut any = false;
         for fd in fds.flatten() {
             any = true;
@@ -812,6 +836,13 @@ mod tests {
         assert_eq!(me.in_kernel(), each, "{me:?}");
         assert_eq!((none.pipes.len(), none.sockets.len(), none.in_kernel()), (0, 0, 0), "{none:?}");
         assert_eq!(pipe_buffer() % (64 << 10), 0);
+        // A table refused is recorded as `meter::fd_denied` reads it (the first process's, the
+        // machine's own: refused to an arena that is not root), for both walks; this process's
+        // own and one gone are not.
+        let me = std::process::id() as i32;
+        let first = [Descriptors::of(&[1]), Descriptors::sockets_of(&[1])];
+        assert!(first.iter().all(|d| d.refused(1, 1) == super::super::meter::fd_denied(1, 1)), "{first:?}");
+        assert!(!only.refused(me, me) && !none.refused(i32::MAX, i32::MAX), "{only:?}");
     }
 
     /// A child that stands for a box: in a network namespace of its own (and a user namespace,

@@ -161,17 +161,26 @@ fn thread_cpu() -> Duration {
 }
 
 /// One look at a summed build (see the build's watch): why it is to be stopped, if it is: over
-/// its memory (all its processes together, see `BoxHandle::build_out_of_memory`), or a process
-/// of it the arena may not look at (`BoxHandle::unseen_process`).
+/// its memory (all its processes together), or a process of it the arena may not look at (see
+/// `BoxHandle::build_look`, which walks its processes once for both).
 fn look_at_memory(handle: &crate::sandbox::BoxHandle, proportional: bool) -> Option<Ended> {
-    let over = handle.build_out_of_memory(proportional);
-    let unseen = handle.unseen_process();
+    let (over, unseen) = handle.build_look(proportional);
     let over = over.then(|| Ended::Memory(handle.memory_limit_mb()));
     over.or(unseen.map(|(pid, name)| Ended::Unseen(pid, name)))
 }
 
 /// The thread that looks at a summed build's memory (see the build's watch), and what the watch
 /// knows of it: whether it is looking, since when, and its CPU clock.
+///
+/// A look walks the build's tree from its process's pid (`meter::tree`), and may still be in
+/// flight when the build ends or is killed. The watch sees the build's end without reaping its
+/// process ([`ended_unreaped`]), and reaps it only once the looking thread's scope has joined,
+/// every look done: until then the pid is the build's zombie's, and no look can walk the tree of
+/// another process that took the pid once it was free (after a pid wrap). That is simpler, and
+/// surer, than a flag to stop the look between its steps: the look could read the flag as not
+/// set an instant before the watch set it and reaped the build, and walk a pid taken meanwhile,
+/// unless the reap waited for the look's step anyway (as it now waits for the whole look, which a
+/// build gone ends soon).
 struct Looker {
     ask: std::sync::mpsc::Sender<()>,
     told: std::sync::mpsc::Receiver<(Option<Ended>, LookTook)>,
@@ -271,6 +280,26 @@ impl Looker {
                 (self.running, self.gone) = (None, true);
                 LookState::Done(None, LookTook::default())
             }
+        }
+    }
+}
+
+/// Whether `child` has ended, without reaping it (`waitid` with `WNOWAIT`; waiting for it to end
+/// when `wait`): until it is reaped its pid is still its own (a zombie's, with no children), and
+/// a look at the build still in flight ([`Looker`]) walks no other process's tree from it.
+fn ended_unreaped(child: &std::process::Child, wait: bool) -> std::io::Result<bool> {
+    let flags = libc::WEXITED | libc::WNOWAIT | if wait { 0 } else { libc::WNOHANG };
+    loop {
+        // SAFETY: an all-zero siginfo_t is valid (its pid reads 0 where nothing has ended).
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid writes only the siginfo_t it is given; `child` is this process's own, unreaped.
+        if unsafe { libc::waitid(libc::P_PID, child.id(), &mut info, flags) } == 0 {
+            // SAFETY: waitid filled `info` for a child's change of state, or left it zero.
+            return Ok(unsafe { info.si_pid() } != 0);
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
         }
     }
 }
@@ -426,7 +455,7 @@ enum Ended {
     /// [`MEMORY_LOOK_WALL_AT_MOST`] by the clock).
     Unmeasurable(LookTook),
     /// A process of it (this pid and name) may not be looked at by the arena (see
-    /// `BoxHandle::unseen_process`).
+    /// `BoxHandle::build_look`).
     Unseen(i32, String),
 }
 
@@ -1369,7 +1398,7 @@ fn run_boxed(
     // processes of 1.5 GiB each held 4.5 GiB under a build's 4 GiB.
     // Past the limit on their resident sets together, it is confirmed with their proportional
     // sets (PSS: a page shared copy-on-write by a process and its forked children counts once,
-    // as it is held once; see `BoxHandle::build_out_of_memory`).
+    // as it is held once; see `BoxHandle::build_look`).
     let summed = handle.memory_is_summed();
     let proportional = std::env::var_os(WITHOUT_PSS).is_none();
     // (A look at many processes takes a while: as for the disk, at most a fifth of the time goes
@@ -1432,21 +1461,22 @@ fn run_boxed(
                 })
                 .or_else(|| (start.elapsed() >= limits.timeout).then_some(Ended::TimedOut))
                 .or_else(|| (folder_then.ending)().then_some(Ended::Interrupted));
-            match child.try_wait() {
+            // (Its end is seen without reaping it: see `ended_unreaped`.)
+            match ended_unreaped(&child, false) {
                 // (A build that ended is measured once more: it may have been quick.)
-                Ok(Some(status)) => {
-                    break filled().map_or(Ok(status), |why| {
+                Ok(true) => {
+                    break filled().map_or(Ok(()), |why| {
                         Err(Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false })
                     })
                 }
-                Ok(None) if over.is_some() => {
+                Ok(false) if over.is_some() => {
                     handle.kill();
                     let asked = Instant::now();
-                    while matches!(child.try_wait(), Ok(None)) && asked.elapsed() < EXIT_GRACE {
+                    while matches!(ended_unreaped(&child, false), Ok(false)) && asked.elapsed() < EXIT_GRACE {
                         std::thread::sleep(Duration::from_millis(5));
                     }
                     let _ = child.kill();
-                    let _ = child.wait();
+                    let _ = ended_unreaped(&child, true);
                     break Err(match over {
                         Some(Ended::Disk(why)) => {
                             Failed { why: format!("build `{build}` {why}"), disk: true, signal: None, machine: false }
@@ -1477,13 +1507,23 @@ fn run_boxed(
                         _ => other(format!("build `{build}` timed out after {} s", limits.timeout.as_secs())),
                     });
                 }
-                Ok(None) => std::thread::sleep(Duration::from_millis(25)),
-                Err(e) => break Err(other(format!("build `{build}`: {e}"))),
+                Ok(false) => std::thread::sleep(Duration::from_millis(25)),
+                Err(e) => {
+                    // (Not to be waited for while it runs on.)
+                    handle.kill();
+                    let _ = child.kill();
+                    break Err(other(format!("build `{build}`: {e}")));
+                }
             }
         }
         // (The looking thread ends with its look, which a build killed or gone ends soon: the scope
         // waits for it.)
     });
+    // The build's process is reaped only now, its looks all done: until then its pid is its own
+    // (a zombie's), and a look still in flight when it ended, walking its tree from that pid,
+    // cannot walk another process's that took the pid once free (see `ended_unreaped`).
+    let reaped = child.wait();
+    let status = status.and_then(|()| reaped.map_err(|e| other(format!("build `{build}`: {e}"))));
     let memory_mb = handle.memory_limit_mb();
     handle.release();
     // Everything of the build is gone, and its pipe closed with it (unless a process escaped a
@@ -2039,6 +2079,39 @@ mod tests {
             }
             assert!(looker.running.is_none() && !looker.gone);
         });
+    }
+
+    /// A build's end is seen without its process being reaped (`ended_unreaped`, as the watch
+    /// sees it): its pid stays its own, a zombie's, for a look still in flight, until it is
+    /// reaped once the looks are done, its exit status its own then. The control: `try_wait`, as
+    /// the watch saw the end before, reaps it at once, its pid free for another process.
+    #[test]
+    fn a_builds_end_is_seen_without_freeing_its_pid() {
+        let state = |pid: u32| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next())
+        };
+        let mut child = std::process::Command::new("sh").args(["-c", "sleep 0.2; exit 3"]).spawn().unwrap();
+        let pid = child.id();
+        let before = ended_unreaped(&child, false).unwrap();
+        assert!(ended_unreaped(&child, true).unwrap(), "waited for until it ended");
+        let (zombie, seen_again) = (state(pid), ended_unreaped(&child, false).unwrap());
+        let status = child.wait().unwrap();
+        assert!(!before, "running at first");
+        assert_eq!((zombie, seen_again), (Some('Z'), true), "ended, not reaped: the pid is still its own");
+        assert_eq!(status.code(), Some(3), "its own status, once reaped");
+        assert_eq!(state(pid), None, "reaped: the pid is free");
+        // The control.
+        let mut child = std::process::Command::new("sh").args(["-c", "exit 3"]).spawn().unwrap();
+        let (pid, began) = (child.id(), Instant::now());
+        let status = loop {
+            match child.try_wait().unwrap() {
+                Some(status) => break status,
+                None if began.elapsed() < Duration::from_secs(60) => std::thread::sleep(Duration::from_millis(5)),
+                None => panic!("`sh -c 'exit 3'` never ended"),
+            }
+        };
+        assert_eq!((status.code(), state(pid)), (Some(3), None), "seen to end, and reaped: the pid is free");
     }
 
     /// A build whose box the machine could not prepare is the machine's fault, not the bot's
