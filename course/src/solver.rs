@@ -14,7 +14,9 @@ use bot_sdk::path::Distances;
 use bot_sdk::rules::Action;
 use bot_sdk::{Cell, MapSpec, Pos};
 use sample_bots::plan_search::{Model, Plan, Problem};
-use sample_bots::planner::{best_plan, improve_windows, replan_from, Budget as PlanBudget, Improve, Phase};
+use sample_bots::planner::{
+    best_plan, improve_windows, replan_from, replan_windows, Budget as PlanBudget, Improve, Phase,
+};
 use sample_bots::relaxation::replay;
 
 use crate::cputime::thread_cpu;
@@ -83,8 +85,9 @@ pub struct Budget {
     /// [`Reference::knowing`], [`Reference::thorough`]); 0: none are played.
     pub seed_effort: usize,
     /// Whether, after the polish's game from the best plan and the first certifying search, the
-    /// best plan's last 4/5 (9/10 beyond 160 moves, see [`replan_cut`]) is planned again as a
-    /// problem of its own within a fifth of the time limit (see [`replan_from`]).
+    /// best plan's last 4/5 is planned again as a problem of its own within a fifth of the time
+    /// limit (see [`replan_from`]; a plan longer than the course's games is planned again
+    /// window by window instead, see `replan_windows`).
     pub replan: bool,
     /// How many games, at most, whose route searches perturb otherwise ([`Reference::salted`])
     /// the polish plays after that re-plan (until its games have taken a third of the time
@@ -95,7 +98,20 @@ pub struct Budget {
     pub windows: Vec<usize>,
     /// States each of those windows' exact searches may create.
     pub window_states: usize,
+    /// Width, in moves, of the windows in which the polish's first stage plans a plan longer
+    /// than the course's games ([`COURSE_TICKS`]) again, window by window, each as a problem of
+    /// its own ([`replan_windows`]; 0: none), instead of searching the `windows` above: on
+    /// test20 (200 ticks) windows of 40 found 5,229 -> 5,283 in 5.4 s, where the exact windows
+    /// found 5,207 -> 5,229 in 2.7 s and the re-plan of the rest nothing in 6 s.
+    pub replan_windows: usize,
+    /// The time limit of each of those windows' own clocks (see [`Clock`]): most are proved
+    /// optimal by their own relaxation well within it.
+    pub window_time: Duration,
 }
+
+/// The ticks of the course's longest tests: plans longer than this (the project's larger tests)
+/// are planned again window by window ([`Budget::replan_windows`]) rather than from a tick on.
+const COURSE_TICKS: usize = 160;
 
 impl Default for Budget {
     /// The budget `arena solve` and `tests-bench` use: under a minute of CPU time on maps of
@@ -114,7 +130,7 @@ impl Default for Budget {
                 guided_beams: vec![256, 2048, 8192],
                 exact_states: 10_000_000,
                 first_certify_states: 3_000_000,
-                first_certify_gap: 0.05,
+                first_certify_gap: 0.032,
                 widen_states: 12_000_000,
                 certify_gaps: vec![0.029, 0.0, 0.01],
                 hopeless_gap: 0.12,
@@ -127,6 +143,8 @@ impl Default for Budget {
             salts: 4,
             windows: vec![12, 16, 20],
             window_states: 1_000_000,
+            replan_windows: 40,
+            window_time: Duration::from_secs(1),
         }
     }
 }
@@ -160,6 +178,8 @@ impl Budget {
             salts: 0,
             windows: Vec::new(),
             window_states: 0,
+            replan_windows: 0,
+            window_time: Duration::ZERO,
         }
     }
 }
@@ -239,6 +259,7 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
                 .then(|| polished(spec, &model, budget.seed_effort, salts, plan, (&left, &clock)))
                 .flatten()
         };
+        let long = plan.moves.len() > COURSE_TICKS;
         let better = match what {
             Improve::First => games(0..=0, plan),
             Improve::Then => {
@@ -253,10 +274,20 @@ pub fn solve(spec: &MapSpec, budget: &Budget, known: Option<&[Action]>) -> Solve
                 games(1..=budget.salts, replanned.as_ref().unwrap_or(plan)).or(replanned)
             }
         };
-        // Then its windows searched again, from whichever plan is the best now.
+        // Then its windows searched again, from whichever plan is the best now; a long plan's
+        // first, each planned again within a clock of its own.
         let from = better.as_ref().unwrap_or(plan);
         let stop = || clock.stop(Phase::Searching);
-        let better = improve_windows(&model, from, &budget.windows, budget.window_states, &stop).or(better);
+        let windows = if long && what == Improve::First && budget.replan_windows > 0 {
+            let window_stop = || -> Box<dyn Fn(Phase) -> bool + '_> {
+                let (own, clock) = (Clock::new(budget.window_time, now), &clock);
+                Box::new(move |phase| own.stop(phase) || clock.stop(Phase::Searching))
+            };
+            replan_windows(&model, &budget.plan, from, budget.replan_windows, &window_stop, &stop)
+        } else {
+            improve_windows(&model, from, &budget.windows, budget.window_states, &stop)
+        };
+        let better = windows.or(better);
         clock.polishing.set(clock.polishing.get() + now().saturating_sub(began));
         better
     };
@@ -401,12 +432,13 @@ fn polished(
 }
 
 /// After how many of a plan's `moves` the polish plans the rest again ([`replan_from`]): its
-/// first fifth, or its first tenth on a plan longer than the course's 160 ticks (test19, 170:
-/// from tick 17 the rest finds 24,400 within the same time, where from tick 34 it found nothing
-/// better than 24,238; test2 and test20 find nothing better from either).
+/// first fifth; none (0) on a plan longer than the course's games, which the first stage has
+/// planned again window by window ([`Budget::replan_windows`]; from its first tenth, the rest of
+/// test2 and test20 found nothing better in 6 s, and the time went to the exact search that
+/// certifies test20 after the windows).
 fn replan_cut(moves: usize) -> usize {
-    if moves > 160 {
-        moves / 10
+    if moves > COURSE_TICKS {
+        0
     } else {
         moves / 5
     }
@@ -1184,12 +1216,12 @@ mod tests {
     }
 
     /// The re-plan cuts a plan after its first fifth, up to the course's 160 ticks (test18's
-    /// 3,596 comes from tick 32), and after its first tenth beyond them (test19's 170 ticks).
+    /// 3,596 comes from tick 32), and not at all beyond them (planned again window by window).
     #[test]
-    fn the_replan_cuts_plans_longer_than_the_course_earlier() {
+    fn the_replan_cuts_only_plans_of_the_courses_length() {
         assert_eq!(replan_cut(160), 32);
-        assert_eq!(replan_cut(161), 16);
-        assert_eq!(replan_cut(170), 17);
+        assert_eq!(replan_cut(161), 0, "planned again window by window instead");
+        assert_eq!(replan_cut(170), 0);
         assert_eq!(replan_cut(4), 0, "too short to cut: not re-planned");
     }
 
