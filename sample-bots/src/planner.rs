@@ -652,19 +652,26 @@ mod tests {
         assert_eq!(replan_from(&model, &budget, &replanned, 2, &|_| false), None);
     }
 
+    /// A map where a row of 5s runs beside two 1s, a plan that takes the 1s, and the optimum's
+    /// moves (the four 5s).
+    fn passed_by() -> (Model, Plan, Vec<Action>) {
+        let text = "ARENA 3 4 6\n0 0\n2 0\n0 3\nMAP\n0 1 1 0\n5 5 5 5\n0 0 0 0\nEND_MAP\nSTREAM\n";
+        let model = Model::new(Problem::of_test(&MapSpec::parse(text).expect("a valid map")));
+        let go = |x, y| Action::Move(Pos::new(x, y));
+        let poor = replay(&model, &[go(0, 1), go(1, 1), go(1, 2), go(0, 2), go(0, 3)]).expect("a plan");
+        (model, poor, vec![go(1, 0), go(1, 1), go(1, 2), go(1, 3), go(0, 3)])
+    }
+
     /// A plan that takes the 1s where the 5s run beside them is improved window by window: the
     /// first window (4 ticks, ending where the plan's does) takes three 5s, the next (the rest,
     /// to the final) a fourth: the optimum, which replays to its score. Control: without
     /// windows nothing improves.
     #[test]
     fn searching_a_plans_windows_again_takes_what_it_passed_by() {
-        let text = "ARENA 3 4 6\n0 0\n2 0\n0 3\nMAP\n0 1 1 0\n5 5 5 5\n0 0 0 0\nEND_MAP\nSTREAM\n";
-        let model = Model::new(Problem::of_test(&MapSpec::parse(text).expect("a valid map")));
-        let go = |x, y| Action::Move(Pos::new(x, y));
-        let poor = replay(&model, &[go(0, 1), go(1, 1), go(1, 2), go(0, 2), go(0, 3)]).expect("a plan");
+        let (model, poor, optimum) = passed_by();
         assert_eq!(poor.score, 12);
         let improved = improve_windows(&model, &poor, &[4], 10_000, &|| false).expect("a better plan");
-        assert_eq!(improved.moves, [go(1, 0), go(1, 1), go(1, 2), go(1, 3), go(0, 3)]);
+        assert_eq!(improved.moves, optimum);
         assert_eq!(replay(&model, &improved.moves), Some(improved.clone()));
         assert_eq!(improved.score, 20);
         assert_eq!(improve_windows(&model, &improved, &[4], 10_000, &|| false), None, "nothing better");
@@ -676,10 +683,7 @@ mod tests {
     /// once. Control: windows of no width change nothing and ask for none.
     #[test]
     fn planning_a_plans_windows_again_takes_what_it_passed_by() {
-        let text = "ARENA 3 4 6\n0 0\n2 0\n0 3\nMAP\n0 1 1 0\n5 5 5 5\n0 0 0 0\nEND_MAP\nSTREAM\n";
-        let model = Model::new(Problem::of_test(&MapSpec::parse(text).expect("a valid map")));
-        let go = |x, y| Action::Move(Pos::new(x, y));
-        let poor = replay(&model, &[go(0, 1), go(1, 1), go(1, 2), go(0, 2), go(0, 3)]).expect("a plan");
+        let (model, poor, optimum) = passed_by();
         let budget = Budget { beams: vec![16], quick_states: 100_000, ..relaxing(0, 0) };
         let asked = std::cell::Cell::new(0);
         let window_stop = || -> Box<dyn Fn(Phase) -> bool> {
@@ -687,7 +691,7 @@ mod tests {
             Box::new(|_| false)
         };
         let improved = replan_windows(&model, &budget, &poor, 4, &window_stop, &|| false).expect("a better plan");
-        assert_eq!(improved.moves, [go(1, 0), go(1, 1), go(1, 2), go(1, 3), go(0, 3)]);
+        assert_eq!(improved.moves, optimum);
         assert_eq!(replay(&model, &improved.moves), Some(improved.clone()));
         assert_eq!(improved.score, 20);
         // Windows [0, 4) and [2, 5), the second ending the plan.
