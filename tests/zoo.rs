@@ -838,6 +838,48 @@ fn cannot_send_descriptors_away_where_no_memory_cgroup_holds_it() {
     assert!(run.log.contains(taken), "{}", run.log);
 }
 
+/// A bot whose memory no cgroup holds (a plain one, or one in a box without a memory cgroup) held
+/// the kernel's memory in the watches of epolls, which no process's resident set shows: a red
+/// team's plain bot of 40 processes held 575,769 watches (115 MiB of unreclaimable slab) under a
+/// limit of 64 and played on, as did one in a box without a memory cgroup, its look walking its
+/// descriptors for their sockets alone (a box's, not at all). Its look counts each watch 256
+/// bytes now, as a summed build's does (and each descriptor of no file, each pipe, each socket
+/// and each file lock as a build's): `zoo-attack hide-memory-and-wait epoll-watches 128` (4
+/// processes of 131,072 watches each, made one after the other, then held without an answer for
+/// the 30 s of its first move) is ended for `memory` under a limit of 64 as soon as it is seen,
+/// plain, with Landlock and without, and in a box without a memory cgroup (root only: the arena
+/// run as `nobody`, whose boxes have none). The controls: plain under a limit of 1,024, and with
+/// the sandbox off, it holds them all and says so (`hide-memory`, which answers an invalid move
+/// once it holds them).
+#[test]
+fn a_bot_whose_memory_is_summed_cannot_hold_epoll_watches_past_its_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let holder = format!("{attack} hide-memory-and-wait epoll-watches 128");
+    let held = "hide-memory epoll-watches: held 128 MiB of 128";
+    let limits = |mb: &'static str| ["--max-memory-mb", mb, "--startup-ms", "30000"];
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&holder, &greedy, &[&["--sandbox", "plain"][..], &limits("64")].concat(), env);
+        promises(&run, &holder, Some("memory"), &[]);
+    }
+    if !skipped_unless_root("runs the arena as nobody, whose boxes have no memory cgroup") {
+        let nobody = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
+        let boxed = [&["--require-sandbox"][..], &limits("64")].concat();
+        let run = duel_under(&nobody, &holder, &greedy, &boxed, &[]);
+        assert!(!memory_cgroup(&run.stderr), "nobody's box has no memory cgroup: {}", run.stderr);
+        promises(&run, &holder, Some("memory"), &[]);
+    }
+    // The controls: under a limit far above, and with the sandbox off, it holds them all.
+    let teller = format!("{attack} hide-memory epoll-watches 128");
+    for sandbox in [["--sandbox", "plain"], ["--sandbox", "none"]] {
+        let run = duel_with(&teller, &greedy, &[&sandbox[..], &limits("1024")].concat());
+        promises(&run, &teller, Some("invalid_move"), &[]);
+        assert!(run.log.contains(held), "{sandbox:?}: {}", run.log);
+    }
+}
+
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a
 /// memory cgroup (a root arena where the system has one), as its sandbox reported it
 /// (`sandbox boxed=… cgroups=[…]`).

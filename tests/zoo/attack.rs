@@ -1408,7 +1408,7 @@ const HIDDEN_PIECE: usize = 32 << 20;
 /// filled 4 MiB at a time, each let go of at once with `MADV_DONTNEED`: the pages stay in the
 /// segment or mapping, out of the child's resident set.
 /// `vmsplice`, see [`vmsplice_piece`]. `splice`, see [`splice_piece`]. `sockets`, see [`socket_piece`]. `page-tables`, see
-/// [`page_tables_piece`].
+/// [`page_tables_piece`]. `epoll-watches`, see [`epoll_piece`].
 /// `page-out`, a private mapping filled 4 MiB at a time, each pushed out to swap at once (see
 /// [`page_out_own`]): on a machine with swap, out of the child's resident set too.
 /// Returns whether it held it all.
@@ -1512,6 +1512,7 @@ fn hold_piece(how: &str) -> bool {
             "splice" => return splice_piece(),
             "sockets" => return socket_piece(),
             "page-tables" => return page_tables_piece(),
+            "epoll-watches" => return epoll_piece(),
             _ => return false,
         };
         if memory == libc::MAP_FAILED || memory.is_null() {
@@ -1523,6 +1524,48 @@ fn hold_piece(how: &str) -> bool {
             std::ptr::write_bytes(part, 1, step);
             libc::madvise(part.cast(), step, libc::MADV_DONTNEED) == 0
         })
+    }
+}
+
+/// One piece of `hide-memory epoll-watches`: 131,072 watches of epolls, 32 MiB as the arena
+/// counts them (256 bytes each; the kernel's objects behind one take some 208), none in any
+/// process's resident set: 32 epolls each watch 32 eventfds through each of 128 descriptor
+/// numbers (a watch is of a file and the number it was added by, and stays while its file is
+/// open, whatever that number names later), 64 descriptors left open of the 256 a bot may have.
+/// Whether the kernel took every watch.
+fn epoll_piece() -> bool {
+    const FILES: usize = 32;
+    const EPOLLS: usize = 32;
+    const SLOTS: i32 = 128;
+    const FIRST_SLOT: i32 = 128;
+    let wanted = FILES * EPOLLS * SLOTS as usize;
+    // SAFETY: eventfd, epoll_create1, dup2, epoll_ctl and close take this process's own
+    // descriptors and an event of ours.
+    unsafe {
+        let files: Vec<i32> = (0..FILES).map(|_| libc::eventfd(0, libc::EFD_CLOEXEC)).collect();
+        let epolls: Vec<i32> = (0..EPOLLS).map(|_| libc::epoll_create1(libc::EPOLL_CLOEXEC)).collect();
+        if files.iter().chain(&epolls).any(|&fd| fd < 0) {
+            eprintln!("epoll-watches: {}", std::io::Error::last_os_error());
+            return false;
+        }
+        let mut added = 0;
+        for &file in &files {
+            for slot in FIRST_SLOT..FIRST_SLOT + SLOTS {
+                if libc::dup2(file, slot) != slot {
+                    eprintln!("epoll-watches: dup2 to {slot}: {}", std::io::Error::last_os_error());
+                    return false;
+                }
+                for &epoll in &epolls {
+                    let mut watch = libc::epoll_event { events: libc::EPOLLIN as u32, u64: 0 };
+                    added += usize::from(libc::epoll_ctl(epoll, libc::EPOLL_CTL_ADD, slot, &mut watch) == 0);
+                }
+            }
+        }
+        for slot in FIRST_SLOT..FIRST_SLOT + SLOTS {
+            libc::close(slot);
+        }
+        eprintln!("epoll-watches: {added} watches of {wanted} in {EPOLLS} epolls");
+        added == wanted && added * 256 == HIDDEN_PIECE
     }
 }
 

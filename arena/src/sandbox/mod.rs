@@ -447,10 +447,13 @@ pub struct BoxHandle {
     /// `sockets::HostMeter`): a plain build or bot has no network namespace of its own for a
     /// [`sockets::Meter`].
     host_sockets: Option<sockets::HostMeter>,
-    /// Whether the box runs a build, whose pipes are counted with its memory where that is
-    /// summed ([`BoxHandle::memory_is_summed`]; see `sockets::pipe_buffer`): a bot's are not (a
-    /// bot is held to its resident set, in a box whose filter keeps what else it holds small).
+    /// Whether the box runs a build, whose every descriptor's `fdinfo` is read at every look
+    /// where its memory is summed ([`BoxHandle::memory_is_summed`]): a bot's look reads less,
+    /// 40 times a second (see `sockets::BotLooks`), and counts the same (its pipes, the kernel's
+    /// objects behind its descriptors: see [`BoxHandle::in_buffers`]).
     counts_pipes: bool,
+    /// A summed bot's looks at its descriptors (see `sockets::BotLooks`).
+    bot_looks: sockets::BotLooks,
     /// A build's: its processes run at a lower priority than the arena's (see
     /// `child::lower_priority`), which [`BoxHandle::started`] checks.
     niced: bool,
@@ -896,6 +899,7 @@ impl Sandbox {
             // namespace, see the README.)
             host_sockets: if keep_terminal { None } else { sockets::HostMeter::new() },
             counts_pipes: launch.build,
+            bot_looks: sockets::BotLooks::default(),
             niced,
             _scratch: build.map(|b| b.scratch).or(scratch),
         };
@@ -1172,6 +1176,7 @@ impl Sandbox {
             sockets: meter,
             host_sockets: None,
             counts_pipes: launch.build,
+            bot_looks: sockets::BotLooks::default(),
             niced: launch.build,
             _scratch: None,
         };
@@ -2532,21 +2537,22 @@ impl BoxHandle {
     }
 
     /// What the box's sockets hold, where the monitor counts it (no memory cgroup charges it:
-    /// see `sockets`), with what a build's pipes may hold where its memory is summed (see
-    /// `sockets::pipe_buffer`), and the kernel's objects behind each of its pipes and sockets
-    /// (`sockets::KERNEL_OBJECTS`), its descriptors of no file (eventfds, epolls, ...), its epolls'
-    /// watches and its file locks (`sockets::ANONYMOUS`, `WATCH`, `LOCK`); 0 elsewhere. A plain
-    /// build's descriptors are walked once for all (`sockets::Descriptors`), those of `pids`
-    /// (the look's walk of the tree), and the walk is returned where it was made.
+    /// see `sockets`), with, where its memory is summed ([`BoxHandle::memory_is_summed`]: a
+    /// build's or a bot's), what its pipes may hold (see `sockets::pipe_buffer`), and the
+    /// kernel's objects behind each of its pipes and sockets (`sockets::KERNEL_OBJECTS`), its
+    /// descriptors of no file (eventfds, epolls, ...), its epolls' watches and its file locks
+    /// (`sockets::ANONYMOUS`, `WATCH`, `LOCK`); 0 elsewhere. The descriptors are walked once for
+    /// all (`sockets::Descriptors`), those of `pids` (the look's walk of the tree), and the walk
+    /// is returned where it was made: a build's reads every descriptor's `fdinfo` at every look,
+    /// a bot's look (40 times a second) its epolls' only, and the rest now and then (see
+    /// `sockets::BotLooks`, with its cost).
     fn in_buffers(&self, pids: &[i32]) -> (Option<sockets::Descriptors>, u64) {
-        let pipes_counted = self.counts_pipes && self.memory_is_summed();
-        // (A plain bot's look, 40 times a second, needs only its sockets.)
-        let found = match (pipes_counted, &self.host_sockets) {
-            (true, _) => Some(sockets::Descriptors::of(pids)),
-            (false, Some(_)) => Some(sockets::Descriptors::sockets_of(pids)),
-            (false, None) => None,
+        let found = match (self.memory_is_summed(), self.counts_pipes) {
+            (true, true) => Some(sockets::Descriptors::of(pids)),
+            (true, false) => Some(self.bot_looks.walk(pids)),
+            (false, _) => None,
         };
-        let pipes = found.as_ref().filter(|_| pipes_counted).map_or(0, sockets::Descriptors::in_kernel);
+        let pipes = found.as_ref().map_or(0, sockets::Descriptors::in_kernel);
         let sockets = match (&self.sockets, &self.host_sockets, &found) {
             (Some(meter), _, _) => meter.held().unwrap_or(0),
             (None, Some(host), Some(found)) => host.held_by(found).unwrap_or(0),
@@ -2613,14 +2619,15 @@ impl BoxHandle {
         (used.memory().saturating_add(seen.held) > self.memory_cap, unseen)
     }
 
-    /// Whether a plain bot whose unix sockets are counted (not boxed, kept: see `host_sockets`)
-    /// has a process the arena may not look at (see `BoxHandle::unseen_in`), said: its
-    /// look counts it over its memory limit, which the monitor ends it for (a plain bot of an
-    /// arena that is not root held 192 MiB in socket pairs under a limit of 64 so, behind a
-    /// binary made execute-only). Read where the look found it within its limit, of what the
-    /// look's walk of its descriptors was refused. A build's watch says why it stops one itself.
+    /// Whether a plain bot (not boxed, kept), whose descriptors are counted (what its sockets
+    /// hold, the kernel's objects behind them: see [`BoxHandle::in_buffers`]), has a process the
+    /// arena may not look at (see `BoxHandle::unseen_in`), said: its look counts it over its
+    /// memory limit, which the monitor ends it for (a plain bot of an arena that is not root
+    /// held 192 MiB in socket pairs under a limit of 64 so, behind a binary made execute-only).
+    /// Read where the look found it within its limit, of what the look's walk of its descriptors
+    /// was refused. A build's watch says why it stops one itself.
     fn unseen_bot_process(&self, seen: &Seen) -> bool {
-        if self.counts_pipes || self.host_sockets.is_none() {
+        if self.counts_pipes {
             return false;
         }
         let Some((pid, name)) = self.unseen_in(seen) else { return false };
@@ -2628,7 +2635,8 @@ impl BoxHandle {
             pid,
             name = ?name,
             "a plain bot's process may not be looked at by the arena (it runs a binary made execute-only, \
-             `chmod 111`, so it is not dumpable): what its sockets hold cannot be counted; ended as over its memory limit"
+             `chmod 111`, so it is not dumpable): what its descriptors hold (its sockets' data, its epolls' \
+             watches, ...) cannot be counted; ended as over its memory limit"
         );
         true
     }
@@ -3528,7 +3536,8 @@ mod tests {
 
     /// What a look at a plain bot and at a plain build costs, on a tree of 7 processes (the
     /// keeper, a shell, four Python processes holding a socket pair, a `sleep`): the bot's
-    /// [`BoxHandle::look`], the build's [`BoxHandle::build_look`] (its watch's look). A measure,
+    /// [`BoxHandle::look`], the build's [`BoxHandle::build_look`] (its watch's look), and the
+    /// walks of the bot's descriptors alone (see `sockets::BotLooks`). A measure,
     /// not a test: run by hand, in release,
     /// `cargo test --release -p arena --lib the_cost_of_a_look -- --ignored --nocapture`.
     #[test]
@@ -3576,6 +3585,28 @@ mod tests {
                 wall.as_secs_f64() * 1e6 / f64::from(looks),
                 used.as_secs_f64() * 1e6 / f64::from(looks)
             );
+            if !build {
+                // The walks of its descriptors alone: the sockets only (a bot's look before
+                // 2026-12-07), a bot's look's (see `sockets::BotLooks`), and a build's.
+                let pids = meter::walk(child.id() as i32).pids();
+                let bot = sockets::BotLooks::default();
+                let walks: [(&str, &dyn Fn() -> sockets::Descriptors); 3] = [
+                    ("the sockets alone", &|| sockets::Descriptors::read(&pids, sockets::Reads::default())),
+                    ("a bot's", &|| bot.walk(&pids)),
+                    ("every fdinfo (a build's)", &|| sockets::Descriptors::of(&pids)),
+                ];
+                for (what, walk) in walks {
+                    let cpu_then = cpu(libc::CLOCK_THREAD_CPUTIME_ID);
+                    for _ in 0..looks {
+                        std::hint::black_box(walk());
+                    }
+                    let used = cpu(libc::CLOCK_THREAD_CPUTIME_ID) - cpu_then;
+                    eprintln!(
+                        "  its descriptors, {what}: {:.1} us of CPU a walk",
+                        used.as_secs_f64() * 1e6 / f64::from(looks)
+                    );
+                }
+            }
             handle.kill();
             let _ = child.wait();
             handle.release();
