@@ -3541,7 +3541,7 @@ mod tests {
     /// not a test: run by hand, in release,
     /// `cargo test --release -p arena --lib the_cost_of_a_look -- --ignored --nocapture`.
     #[test]
-    #[ignore]
+    #[ignore = "a measurement of CPU time, not a test: run by hand, in release (see above)"]
     fn the_cost_of_a_look() {
         let Ok(sandbox) = Sandbox::new(SandboxMode::Plain, SandboxLimits::default()) else { return };
         let dir = tempfile::tempdir().unwrap();
