@@ -769,33 +769,8 @@ fn cannot_page_its_memory_out_to_swap() {
 /// sandbox off all three work.
 #[test]
 fn cannot_splice_a_file_s_pages_into_a_pipe_where_no_memory_cgroup_holds_it() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let splicer = format!("{} splice", shared_copy(dir.path(), &bin("zoo-attack")));
-    let roomy = ["--startup-ms", "5000", "--move-ms", "2000"];
     let refused = "splice: splice EINVAL, sendfile EINVAL, tee EINVAL";
-    let taken = "splice: splice ok, sendfile ok, tee ok";
-    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
-        let run = duel_with_env(&splicer, &greedy, &[&["--sandbox", "plain"][..], &roomy].concat(), env);
-        promises(&run, &splicer, None, &[]);
-        assert!(run.log.contains(refused), "{env:?}: {}", run.log);
-    }
-    let run = duel_with(&splicer, &greedy, &[&["--require-sandbox"][..], &roomy].concat());
-    let cgroup = memory_cgroup(&run.stderr);
-    promises(&run, &splicer, cgroup.then_some("invalid_move"), &[]);
-    assert!(run.log.contains(if cgroup { taken } else { refused }), "a box (memory cgroup {cgroup}): {}", run.log);
-    if !skipped_unless_root("runs the arena as nobody, whose boxes have no memory cgroup") {
-        let nobody = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
-        let run = duel_under(&nobody, &splicer, &greedy, &[&["--require-sandbox"][..], &roomy].concat(), &[]);
-        assert!(!memory_cgroup(&run.stderr), "nobody's box has no memory cgroup: {}", run.stderr);
-        promises(&run, &splicer, None, &[]);
-        assert!(run.log.contains(refused), "a box without a memory cgroup: {}", run.log);
-    }
-    // The control: with the sandbox off, the kernel takes all three.
-    let run = duel_with(&splicer, &greedy, &[&["--sandbox", "none"][..], &roomy].concat());
-    promises(&run, &splicer, Some("invalid_move"), &[]);
-    assert!(run.log.contains(taken), "{}", run.log);
+    refused_where_no_memory_cgroup_holds_it("splice", refused, "splice: splice ok, sendfile ok, tee ok");
 }
 
 /// A bot whose memory no cgroup holds (a plain one, or one in a box without a memory cgroup) could
@@ -809,32 +784,39 @@ fn cannot_splice_a_file_s_pages_into_a_pipe_where_no_memory_cgroup_holds_it() {
 /// control: with the sandbox off both work.
 #[test]
 fn cannot_send_descriptors_away_where_no_memory_cgroup_holds_it() {
+    let refused = "fd-passing: sendmsg ENOSYS, sendmmsg ENOSYS";
+    refused_where_no_memory_cgroup_holds_it("fd-passing", refused, "fd-passing: sendmsg ok, sendmmsg ok");
+}
+
+/// `zoo-attack <attack>` playing `greedy`: its log says `refused` plain (with Landlock and
+/// without) and in a box without a memory cgroup (root only: the arena run as `nobody`, whose
+/// boxes have no cgroup), `taken` in a box with one; the control: with the sandbox off, `taken`.
+/// It plays on where refused, and its next move is invalid where taken.
+fn refused_where_no_memory_cgroup_holds_it(attack: &str, refused: &str, taken: &str) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let sender = format!("{} fd-passing", shared_copy(dir.path(), &bin("zoo-attack")));
+    let attacker = format!("{} {attack}", shared_copy(dir.path(), &bin("zoo-attack")));
     let roomy = ["--startup-ms", "5000", "--move-ms", "2000"];
-    let refused = "fd-passing: sendmsg ENOSYS, sendmmsg ENOSYS";
-    let taken = "fd-passing: sendmsg ok, sendmmsg ok";
     for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
-        let run = duel_with_env(&sender, &greedy, &[&["--sandbox", "plain"][..], &roomy].concat(), env);
-        promises(&run, &sender, None, &[]);
+        let run = duel_with_env(&attacker, &greedy, &[&["--sandbox", "plain"][..], &roomy].concat(), env);
+        promises(&run, &attacker, None, &[]);
         assert!(run.log.contains(refused), "{env:?}: {}", run.log);
     }
-    let run = duel_with(&sender, &greedy, &[&["--require-sandbox"][..], &roomy].concat());
+    let run = duel_with(&attacker, &greedy, &[&["--require-sandbox"][..], &roomy].concat());
     let cgroup = memory_cgroup(&run.stderr);
-    promises(&run, &sender, cgroup.then_some("invalid_move"), &[]);
+    promises(&run, &attacker, cgroup.then_some("invalid_move"), &[]);
     assert!(run.log.contains(if cgroup { taken } else { refused }), "a box (memory cgroup {cgroup}): {}", run.log);
     if !skipped_unless_root("runs the arena as nobody, whose boxes have no memory cgroup") {
         let nobody = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
-        let run = duel_under(&nobody, &sender, &greedy, &[&["--require-sandbox"][..], &roomy].concat(), &[]);
+        let run = duel_under(&nobody, &attacker, &greedy, &[&["--require-sandbox"][..], &roomy].concat(), &[]);
         assert!(!memory_cgroup(&run.stderr), "nobody's box has no memory cgroup: {}", run.stderr);
-        promises(&run, &sender, None, &[]);
+        promises(&run, &attacker, None, &[]);
         assert!(run.log.contains(refused), "a box without a memory cgroup: {}", run.log);
     }
-    // The control: with the sandbox off, the kernel takes both.
-    let run = duel_with(&sender, &greedy, &[&["--sandbox", "none"][..], &roomy].concat());
-    promises(&run, &sender, Some("invalid_move"), &[]);
+    // The control: with the sandbox off, the kernel takes them all.
+    let run = duel_with(&attacker, &greedy, &[&["--sandbox", "none"][..], &roomy].concat());
+    promises(&run, &attacker, Some("invalid_move"), &[]);
     assert!(run.log.contains(taken), "{}", run.log);
 }
 
