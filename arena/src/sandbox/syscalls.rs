@@ -223,7 +223,8 @@ fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::Backen
 /// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory), nor queue events of
 /// inotify or fanotify ([`notification_lock`]), nor take locks that outlive its descriptors
 /// ([`open_file_lock_lock`]), nor send descriptors away over a unix socket, where no walk of its
-/// descriptors sees them ([`fd_passing_lock`]: `sendmsg` and `sendmmsg`); nor may its
+/// descriptors sees them ([`fd_passing_lock`]: `sendmsg` and `sendmmsg`), nor make Landlock
+/// rulesets and domains ([`landlock_lock`]); nor may its
 /// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
 /// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
 /// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
@@ -256,7 +257,7 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .chain(notification_lock())
                 .chain(open_file_lock_lock())
                 .chain(fd_passing_lock());
-            absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
+            absent.chain(send_buffer_lock()).chain(dumpable_lock()).chain(landlock_lock()).collect()
         })
         .clone()
 }
@@ -421,6 +422,26 @@ fn dumpable_lock() -> Option<BpfProgram> {
         .ok()?;
     // (`Errno(0)`: the call returns 0, done, without reaching the kernel.)
     compile(vec![(libc::SYS_prctl, vec![rule])], 0)
+}
+
+/// `landlock_create_ruleset`, `landlock_add_rule` and `landlock_restrict_self` fail with `ENOSYS`
+/// (as on a kernel without Landlock, which every user of it must handle: it is off in many
+/// kernels' boot options), for a process whose memory is summed (a build's, plain or in a box
+/// without a memory cgroup, and a bot's no memory cgroup holds, see [`uncounted_memory_filters`]):
+/// a ruleset and its rules are kernel memory in no process's set (one of 65,536 port rules is
+/// some 4 MiB of unreclaimable slab, behind one descriptor), and a domain outlives its ruleset's
+/// descriptor, tied to each thread that entered it, in no table: a red team's plain build of 100
+/// processes of 20 threads, each thread restricting itself with a large ruleset and closing the
+/// descriptor, held 638 MiB more of the machine's unreclaimable slab under a `build_memory_mb` of
+/// 64 and built (612 MiB plain without Landlock, 634 in a box of an arena run as nobody); a plain
+/// bot held 498 MiB so and won. The arena's own Landlock (a plain process's, see `super::confine`)
+/// is made before the fork and entered before these filters are applied (see
+/// `child::enter_plain`), and a box has none. No compiler or build tool was seen to use them
+/// (`strace -f` of `make -j4` of a C++ project, `cc`, `cargo build --offline`, `python3 -m
+/// py_compile`). `None` where it does not compile (said).
+fn landlock_lock() -> Option<BpfProgram> {
+    let calls = [libc::SYS_landlock_create_ruleset, libc::SYS_landlock_add_rule, libc::SYS_landlock_restrict_self];
+    compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
 }
 
 /// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
@@ -745,7 +766,9 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// `EAFNOSUPPORT`, as on a kernel without IP (a box's network has no way out anyway; what 14,400
 /// UDP sockets held in their options, 1.14 GiB, went unseen); nor may it send descriptors away over
 /// a unix socket, where neither its resident set nor its sockets' dump sees what they hold
-/// (`sendmsg` and `sendmmsg` fail with `ENOSYS`, see [`fd_passing_lock`]). With a memory cgroup
+/// (`sendmsg` and `sendmmsg` fail with `ENOSYS`, see [`fd_passing_lock`]), nor make Landlock
+/// rulesets and domains, kernel memory no process's set shows ([`landlock_lock`]: a plain bot
+/// held 498 MiB so under a limit of 64). With a memory cgroup
 /// that holds all of it (swap counted, or none on the machine) all of it is charged to the box:
 /// allowed (descriptors in flight too, see [`fd_passing_lock`]). So is
 /// `splice`: the cgroup charges a file's page to the cgroup that first brought it into memory (the
@@ -800,6 +823,7 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 compile(vec![(libc::SYS_socket, inet.clone()), (libc::SYS_socketpair, inet)], libc::EAFNOSUPPORT),
                 splice_lock(),
                 fd_passing_lock(),
+                landlock_lock(),
             ]
             .into_iter()
             .flatten()
@@ -991,21 +1015,22 @@ mod tests {
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::fd_passing_lock().is_some_and(|f| !f.is_empty()));
+        assert!(super::landlock_lock().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
-        assert_eq!(memory, 7);
+        assert_eq!(memory, 8);
         // (The box's refusals, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 11);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 11);
+        assert_eq!(super::plain_build_memory_filter().len(), 12);
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 12);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
         for build in [false, true] {
-            let own = if build { 13 } else { memory };
+            let own = if build { 14 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (15, 19));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (16, 20));
         }
     }
 }
