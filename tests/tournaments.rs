@@ -2452,6 +2452,50 @@ fn a_summed_build_cannot_make_landlock_rulesets() {
     }
 }
 
+/// Installs a seccomp filter that allows every call, by `seccomp`'s `SECCOMP_SET_MODE_FILTER` and
+/// by `prctl`'s `PR_SET_SECCOMP`, and says how each went in the name of a file it makes
+/// (`seccomp-ok` or `seccomp-ERRNO`, `prseccomp-`), as [`SPLICE_C`].
+const SECCOMP_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+int main(void) {
+    struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog prog = { 1, &allow };
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    say("seccomp", syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog));
+    say("prseccomp", prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0));
+    return 0;
+}
+"#
+);
+
+/// A build whose memory the arena sums installed seccomp filters of its own in many processes:
+/// each is kernel memory (its program and JIT image) no process's set shows (a red team's plain
+/// build of 400 processes of 12 filters of 4,096 instructions each held 100 MiB more of the
+/// machine's unreclaimable slab and 137 MiB more vmalloc under a `build_memory_mb` of 64). Such a
+/// build may install none now (`EINVAL` from `seccomp` and `prctl`, as on a kernel without seccomp
+/// filters), plain (with Landlock and without) and in a box without a memory cgroup (root only:
+/// the arena run as nobody), while the arena's own filters still hold (its build runs, refused the
+/// calls they refuse: see the other probes). The control: with the sandbox off both work.
+#[test]
+fn a_summed_build_cannot_install_seccomp_filters() {
+    let calls = ["prseccomp", "seccomp"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("seccomp", SECCOMP_C, &calls, sandbox, env);
+    let refused: Vec<String> = calls.iter().map(|c| format!("{c}-{}", libc::EINVAL)).collect();
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("seccomp", SECCOMP_C, &calls);
+        assert_eq!(boxed, refused, "in a box without a memory cgroup");
+    }
+    assert_eq!(said("none", &[]), ["prseccomp-ok", "seccomp-ok"], "the control");
+}
+
 /// Forks its second argument's processes, each of which, as its first argument says, makes
 /// (`epoll`) its fourth argument's eventfds and its third argument's epolls, each watching every
 /// one of them, or (`locks`) opens its third argument's files (deleted at once) and takes its
