@@ -2496,6 +2496,79 @@ fn a_summed_build_cannot_install_seccomp_filters() {
     assert_eq!(said("none", &[]), ["prseccomp-ok", "seccomp-ok"], "the control");
 }
 
+/// Reads its autogroup's nice value (`/proc/self/autogroup`, "/autogroup-N nice V") and says it
+/// in the name of a file it makes (`agnice-V`, or `agnice-none` where there is none), and forks a
+/// child (no group leader) that makes a session of its own: `setsid-ok` or `setsid-ERRNO`, as
+/// [`SPLICE_C`].
+const SESSION_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+int main(void) {
+    char text[128] = "", name[64] = "agnice-none";
+    FILE *f = fopen("/proc/self/autogroup", "r");
+    if (f && fgets(text, sizeof text, f)) {
+        char *nice = strstr(text, "nice ");
+        if (nice) snprintf(name, sizeof name, "agnice-%d", atoi(nice + 5));
+    }
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+    pid_t child = fork();
+    if (child == 0) { say("setsid", setsid()); _exit(0); }
+    if (child < 0 || waitpid(child, NULL, 0) != child) return 1;
+    return 0;
+}
+"#
+);
+
+/// Whether the kernel groups processes by session for the scheduler (autogroups), and so whether a
+/// session's nice value means anything: `None` where it does not, with the reason.
+fn autogroups() -> Result<(), String> {
+    match std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled") {
+        Ok(on) if on.trim() == "1" => Ok(()),
+        Ok(_) => Err("sched_autogroup_enabled is 0".to_string()),
+        Err(e) => Err(format!("no /proc/sys/kernel/sched_autogroup_enabled ({e})")),
+    }
+}
+
+/// A build runs niced (by 10), but in a session of its own (its keeper's, or its box's init's):
+/// where the kernel groups processes by session (autogroups), sessions share the CPU as equals,
+/// whatever their processes' nice values, so the build had as much of it as the arena's whole
+/// session, and each process of it that made a session of its own as much again (a red team's
+/// spinners, each in a session, cut a probe of nice 0 to 10 %). The build's session is niced by 10
+/// now, and its processes may make none (`setsid`: `EPERM`), plain (with Landlock and without)
+/// and in a box without a memory cgroup (root only: the arena run as nobody). The control: with
+/// the sandbox off, the build runs in the arena's session (nice 0) and a child of it makes one.
+#[test]
+fn a_builds_session_is_niced_and_it_makes_no_other() {
+    let calls = ["agnice", "setsid"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("session", SESSION_C, &calls, sandbox, env);
+    let grouped = autogroups();
+    if let Err(why) = &grouped {
+        eprintln!("the sessions' nice values are not checked: {why}");
+    }
+    // (Only where autogroups exist does a session's nice value matter; `setsid` is refused anyway.)
+    let check = |said: Vec<String>, nice: &str, setsid: &str, how: &str| {
+        let expected = [nice.to_string(), setsid.to_string()];
+        match grouped {
+            Ok(()) => assert_eq!(said, expected, "{how}"),
+            Err(_) => {
+                assert_eq!(said.iter().filter(|s| s.starts_with("setsid-")).collect::<Vec<_>>(), [setsid], "{how}")
+            }
+        }
+    };
+    let refused = format!("setsid-{}", libc::EPERM);
+    if landlock_abi() >= 1 {
+        check(said("plain", &[]), "agnice-10", &refused, "with Landlock");
+    }
+    check(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), "agnice-10", &refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("session", SESSION_C, &calls);
+        check(boxed, "agnice-10", &refused, "in a box of an arena run as nobody");
+    }
+    check(said("none", &[]), "agnice-0", "setsid-ok", "the control, without the sandbox");
+}
+
 /// Forks its second argument's processes, each of which, as its first argument says, makes
 /// (`epoll`) its fourth argument's eventfds and its third argument's epolls, each watching every
 /// one of them, or (`locks`) opens its third argument's files (deleted at once) and takes its

@@ -87,7 +87,11 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 ///
 /// A box whose memory is summed takes [`seccomp_lock`] last, after every other filter.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
-    let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
+    let own = if build {
+        build_filter().into_iter().chain(set_id_filters()).chain(session_lock()).collect()
+    } else {
+        bot_filters()
+    };
     let uncounted = match (build, holds_memory) {
         (_, true) => Vec::new(),
         (true, false) => plain_build_memory_filter().into_iter().chain(box_build_memory_filter()).collect(),
@@ -96,6 +100,21 @@ pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     let lock = if holds_memory { None } else { seccomp_lock() };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
     common.chain(own).chain(uncounted).chain(lock).collect()
+}
+
+/// `setsid` fails with `EPERM` (what it answers a process that leads its process group already,
+/// which every caller must handle) for a build's processes, plain or boxed (not a bot's): where the
+/// kernel groups processes by session for the scheduler (autogroups), each session shares the CPU
+/// as an equal of the arena's whatever its processes' nice values, and a build's are niced to
+/// yield to the arena's look at its memory (see `child::BUILD_NICENESS`; the build's own session,
+/// its keeper's or box's, is lowered with them, see `child::lower_autogroup`): a red team's
+/// build's spinners, each in a session of its own, cut a probe of nice 0 to a tenth of a CPU. No
+/// compiler or build tool was seen to make a session (`strace -f` of `make -j4` of a C++ project,
+/// `cc`, `cargo build --offline`, `python3 -m py_compile`); `setpgid` (a shell's jobs, coreutils'
+/// `timeout`) stays. `None` where it does not compile (said).
+fn session_lock() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(vec![(libc::SYS_setsid, Vec::new())], libc::EPERM)).clone()
 }
 
 /// Installing a seccomp filter of one's own fails with `EINVAL` (`seccomp`'s
@@ -209,6 +228,7 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
         let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS])
             .into_iter()
             .chain(set_id_filters())
+            .chain(session_lock())
             .chain(plain_build_memory_filter())
             .collect();
         let bot = plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect();
@@ -597,7 +617,11 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 /// [`splice_lock`] with io_uring's `IORING_OP_SPLICE`, and held 518 MiB of a deleted file's pages
 /// in pipes under a `build_memory_mb` of 64.
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
-    let memory = if build { plain_build_memory_filter().into_iter().collect() } else { plain_bot_memory_filters() };
+    let memory: Vec<BpfProgram> = if build {
+        session_lock().into_iter().chain(plain_build_memory_filter()).collect()
+    } else {
+        plain_bot_memory_filters()
+    };
     let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
     namespaces.chain(system_v_filter()).chain(memory).chain(seccomp_lock()).collect()
 }
@@ -1059,16 +1083,30 @@ mod tests {
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
         assert_eq!(super::plain_build_memory_filter().len(), 12);
         // (Each summed list ends with the seccomp lock.)
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 12 + 1);
+        // (A build's lists hold the session lock too.)
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1 + 12 + 1);
         assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 1);
         for build in [false, true] {
-            let own = if build { 14 } else { memory };
+            let own = if build { 15 } else { memory };
             assert_eq!(super::plain_filters(build).len(), 7 + own + 1 + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (17, 21));
+            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 8));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (17, 22));
+        }
+        let session = super::session_lock();
+        assert!(session.as_ref().is_some_and(|f| !f.is_empty()));
+        for build in [false, true] {
+            let lists = [
+                super::filters(build, false),
+                super::filters(build, true),
+                super::plain_filters(build),
+                super::unconfined_plain_filters(build),
+            ];
+            for filters in lists {
+                assert_eq!(filters.iter().any(|f| Some(f) == session.as_ref()), build, "builds' alone");
+            }
         }
         let lock = super::seccomp_lock();
         assert!(lock.as_ref().is_some_and(|f| !f.is_empty()));
