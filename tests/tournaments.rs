@@ -2569,6 +2569,49 @@ fn a_builds_session_is_niced_and_it_makes_no_other() {
     check(said("none", &[]), "agnice-0", "setsid-ok", "the control, without the sandbox");
 }
 
+/// Makes a POSIX timer (`timer_create`) and says how it went (`timer-ok` or `timer-ERRNO`), then
+/// runs coreutils' `timeout 1 sleep 5` and says its exit status (`timeout-124`: it stopped the
+/// sleep), as [`SPLICE_C`].
+const TIMER_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+int main(void) {
+    timer_t timer;
+    say("timer", timer_create(CLOCK_MONOTONIC, NULL, &timer));
+    int status = system("timeout 1 sleep 5");
+    char name[64];
+    snprintf(name, sizeof name, "timeout-%d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+    return 0;
+}
+"#
+);
+
+/// A build whose memory the arena sums made POSIX timers, each kernel memory no process's set
+/// shows, up to its user's `RLIMIT_SIGPENDING` (a red team's plain build made 96,367, 36 MiB of
+/// unreclaimable slab, under a `build_memory_mb` of 64). Such a build may make none now
+/// (`timer_create` fails with `ENOSYS`, as in a bot's box), plain (with Landlock and without) and
+/// in a box without a memory cgroup (root only: the arena run as nobody), and coreutils' `timeout`
+/// still stops what it runs (with `alarm`). The control: with the sandbox off it makes one.
+#[test]
+fn a_summed_build_cannot_make_posix_timers() {
+    let calls = ["timeout", "timer"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("timer", TIMER_C, &calls, sandbox, env);
+    let refused = ["timeout-124".to_string(), format!("timer-{}", libc::ENOSYS)];
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("timer", TIMER_C, &calls);
+        assert_eq!(boxed, refused, "in a box without a memory cgroup");
+    }
+    assert_eq!(said("none", &[]), ["timeout-124", "timer-ok"], "the control");
+}
+
 /// Forks its second argument's processes, each of which, as its first argument says, makes
 /// (`epoll`) its fourth argument's eventfds and its third argument's epolls, each watching every
 /// one of them, or (`locks`) opens its third argument's files (deleted at once) and takes its

@@ -285,12 +285,25 @@ fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::Backen
 /// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
 /// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
 /// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
-/// only near the limit).
+/// only near the limit). Nor may it make POSIX timers (`timer_create` fails with `ENOSYS`, as in a
+/// bot's box, see [`bot_filters`]): each is kernel memory no process's set shows, up to its user's
+/// `RLIMIT_SIGPENDING` (which a plain process shares with every process of its user, so no smaller
+/// limit of its own would do): a red team's plain build made 96,367 and held 36 MiB more of the
+/// machine's unreclaimable slab so under a `build_memory_mb` of 64, and built. Coreutils' `timeout`
+/// then arms `alarm` instead, as on a kernel without them; no compiler or build tool was seen to
+/// make one (`strace -f` of `make -j4` of a C++ project, `cc`, `cargo build --offline`, `python3 -m
+/// py_compile`).
 fn plain_build_memory_filter() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
-            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice, libc::SYS_process_madvise];
+            let calls = [
+                libc::SYS_memfd_create,
+                libc::SYS_memfd_secret,
+                libc::SYS_vmsplice,
+                libc::SYS_process_madvise,
+                libc::SYS_timer_create,
+            ];
             let absent = compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS);
             let shared_anonymous = shared_anonymous_mmap_rules();
             let shared_anonymous = shared_anonymous
@@ -829,7 +842,10 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// a unix socket, where neither its resident set nor its sockets' dump sees what they hold
 /// (`sendmsg` and `sendmmsg` fail with `ENOSYS`, see [`fd_passing_lock`]), nor make Landlock
 /// rulesets and domains, kernel memory no process's set shows ([`landlock_lock`]: a plain bot
-/// held 498 MiB so under a limit of 64). With a memory cgroup
+/// held 498 MiB so under a limit of 64), nor POSIX timers (`timer_create`, `ENOSYS`: each is
+/// kernel memory up to its user's `RLIMIT_SIGPENDING`, 36 MiB for 96,367 of them, see
+/// [`plain_build_memory_filter`]; a bot's box refuses them anyway, see [`bot_filters`]). With a
+/// memory cgroup
 /// that holds all of it (swap counted, or none on the machine) all of it is charged to the box:
 /// allowed (descriptors in flight too, see [`fd_passing_lock`]). So is
 /// `splice`: the cgroup charges a file's page to the cgroup that first brought it into memory (the
@@ -874,6 +890,8 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 (libc::SYS_shmget, Vec::new()),
                 (libc::SYS_process_madvise, Vec::new()),
                 (libc::SYS_vmsplice, Vec::new()),
+                // (As a box's bot's, see `bot_filters`; a plain bot's too.)
+                (libc::SYS_timer_create, Vec::new()),
             ];
             [
                 compile(absent, libc::ENOSYS),
