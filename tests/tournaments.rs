@@ -2387,6 +2387,231 @@ fn a_summed_build_cannot_send_descriptors_away_over_a_unix_socket() {
     assert_eq!(control, ["sendmmsg-ok", "sendmsg-ok", "sent-500x200", "socketpair-ok"], "the control");
 }
 
+/// Asks the kernel for its Landlock ABI (`landlock_create_ruleset`'s version query), makes a
+/// ruleset of one port rule (`landlock_add_rule`, `LANDLOCK_RULE_NET_PORT` where the ABI has it,
+/// else a path rule on its folder) and enters it in a thread of its own (`landlock_restrict_self`);
+/// says how each went in the name of a file it makes (`llabi-ok` or `llabi-ERRNO`, `llruleset-`,
+/// `llrule-`, `llrestrict-`), as [`SPLICE_C`].
+const LANDLOCK_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <linux/landlock.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+static void *restrict_self(void *ruleset) {
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    say("llrestrict", syscall(SYS_landlock_restrict_self, (int)(intptr_t)ruleset, 0));
+    return NULL;
+}
+int main(void) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    say("llabi", abi);
+    struct { uint64_t fs, net; } attr = { LANDLOCK_ACCESS_FS_READ_FILE, abi >= 4 ? 1 : 0 };
+    long ruleset = syscall(SYS_landlock_create_ruleset, &attr, abi >= 4 ? sizeof attr : sizeof attr.fs, 0);
+    say("llruleset", ruleset);
+    if (abi >= 4) {
+        struct __attribute__((packed)) { uint64_t allowed, port; } port = { 1, 8080 };
+        say("llrule", syscall(SYS_landlock_add_rule, (int)ruleset, 2, &port, 0));
+    } else {
+        struct __attribute__((packed)) { uint64_t allowed; int32_t parent; } beneath = { LANDLOCK_ACCESS_FS_READ_FILE, open(".", O_PATH) };
+        say("llrule", syscall(SYS_landlock_add_rule, (int)ruleset, 1, &beneath, 0));
+    }
+    pthread_t t;
+    if (pthread_create(&t, NULL, restrict_self, (void *)(intptr_t)ruleset) || pthread_join(t, NULL)) return 1;
+    return 0;
+}
+"#
+);
+
+/// A build whose memory the arena sums made Landlock rulesets and entered them in thread after
+/// thread, closing each descriptor: the domains stay, tied to the threads, kernel memory in no
+/// process's set or table (a red team's plain build held 638 MiB of unreclaimable slab so under a
+/// `build_memory_mb` of 64). Such a build is refused all three Landlock calls now (`ENOSYS`, as on
+/// a kernel without it), plain (with Landlock and without) and in a box without a memory cgroup
+/// (root only: the arena run as nobody). The control: with the sandbox off (and a kernel with
+/// Landlock) all of them work.
+#[test]
+fn a_summed_build_cannot_make_landlock_rulesets() {
+    let calls = ["llabi", "llrestrict", "llrule", "llruleset"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("landlock", LANDLOCK_C, &calls, sandbox, env);
+    let refused: Vec<String> = calls.iter().map(|c| format!("{c}-{}", libc::ENOSYS)).collect();
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("landlock", LANDLOCK_C, &calls);
+        assert_eq!(boxed, refused, "in a box without a memory cgroup");
+    }
+    if landlock_abi() >= 1 {
+        let control = said("none", &[]);
+        assert_eq!(control, ["llabi-ok", "llrestrict-ok", "llrule-ok", "llruleset-ok"], "the control");
+    } else {
+        eprintln!("no control: this kernel has no Landlock");
+    }
+}
+
+/// Installs a seccomp filter that allows every call, by `seccomp`'s `SECCOMP_SET_MODE_FILTER` and
+/// by `prctl`'s `PR_SET_SECCOMP`, and says how each went in the name of a file it makes
+/// (`seccomp-ok` or `seccomp-ERRNO`, `prseccomp-`), as [`SPLICE_C`].
+const SECCOMP_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+int main(void) {
+    struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog prog = { 1, &allow };
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    say("seccomp", syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog));
+    say("prseccomp", prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0));
+    return 0;
+}
+"#
+);
+
+/// A build whose memory the arena sums installed seccomp filters of its own in many processes:
+/// each is kernel memory (its program and JIT image) no process's set shows (a red team's plain
+/// build of 400 processes of 12 filters of 4,096 instructions each held 100 MiB more of the
+/// machine's unreclaimable slab and 137 MiB more vmalloc under a `build_memory_mb` of 64). Such a
+/// build may install none now (`EINVAL` from `seccomp` and `prctl`, as on a kernel without seccomp
+/// filters), plain (with Landlock and without) and in a box without a memory cgroup (root only:
+/// the arena run as nobody), while the arena's own filters still hold (its build runs, refused the
+/// calls they refuse: see the other probes). The control: with the sandbox off both work.
+#[test]
+fn a_summed_build_cannot_install_seccomp_filters() {
+    let calls = ["prseccomp", "seccomp"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("seccomp", SECCOMP_C, &calls, sandbox, env);
+    let refused: Vec<String> = calls.iter().map(|c| format!("{c}-{}", libc::EINVAL)).collect();
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("seccomp", SECCOMP_C, &calls);
+        assert_eq!(boxed, refused, "in a box without a memory cgroup");
+    }
+    assert_eq!(said("none", &[]), ["prseccomp-ok", "seccomp-ok"], "the control");
+}
+
+/// Reads its autogroup's nice value (`/proc/self/autogroup`, "/autogroup-N nice V") and says it
+/// in the name of a file it makes (`agnice-V`, or `agnice-none` where there is none), and forks a
+/// child (no group leader) that makes a session of its own: `setsid-ok` or `setsid-ERRNO`, as
+/// [`SPLICE_C`].
+const SESSION_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+int main(void) {
+    char text[128] = "", name[64] = "agnice-none";
+    FILE *f = fopen("/proc/self/autogroup", "r");
+    if (f && fgets(text, sizeof text, f)) {
+        char *nice = strstr(text, "nice ");
+        if (nice) snprintf(name, sizeof name, "agnice-%d", atoi(nice + 5));
+    }
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+    pid_t child = fork();
+    if (child == 0) { say("setsid", setsid()); _exit(0); }
+    if (child < 0 || waitpid(child, NULL, 0) != child) return 1;
+    return 0;
+}
+"#
+);
+
+/// Whether the kernel groups processes by session for the scheduler (autogroups), and so whether a
+/// session's nice value means anything: `None` where it does not, with the reason.
+fn autogroups() -> Result<(), String> {
+    match std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled") {
+        Ok(on) if on.trim() == "1" => Ok(()),
+        Ok(_) => Err("sched_autogroup_enabled is 0".to_string()),
+        Err(e) => Err(format!("no /proc/sys/kernel/sched_autogroup_enabled ({e})")),
+    }
+}
+
+/// A build runs niced (by 10), but in a session of its own (its keeper's, or its box's init's):
+/// where the kernel groups processes by session (autogroups), sessions share the CPU as equals,
+/// whatever their processes' nice values, so the build had as much of it as the arena's whole
+/// session, and each process of it that made a session of its own as much again (a red team's
+/// spinners, each in a session, cut a probe of nice 0 to 10 %). The build's session is niced by 10
+/// now, and its processes may make none (`setsid`: `EPERM`), plain (with Landlock and without)
+/// and in a box without a memory cgroup (root only: the arena run as nobody). The control: with
+/// the sandbox off, the build runs in the arena's session (nice 0) and a child of it makes one.
+#[test]
+fn a_builds_session_is_niced_and_it_makes_no_other() {
+    let calls = ["agnice", "setsid"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("session", SESSION_C, &calls, sandbox, env);
+    let grouped = autogroups();
+    if let Err(why) = &grouped {
+        eprintln!("the sessions' nice values are not checked: {why}");
+    }
+    // (Only where autogroups exist does a session's nice value matter; `setsid` is refused anyway.)
+    let check = |said: Vec<String>, nice: &str, setsid: &str, how: &str| {
+        let expected = [nice.to_string(), setsid.to_string()];
+        match grouped {
+            Ok(()) => assert_eq!(said, expected, "{how}"),
+            Err(_) => {
+                assert_eq!(said.iter().filter(|s| s.starts_with("setsid-")).collect::<Vec<_>>(), [setsid], "{how}")
+            }
+        }
+    };
+    let refused = format!("setsid-{}", libc::EPERM);
+    if landlock_abi() >= 1 {
+        check(said("plain", &[]), "agnice-10", &refused, "with Landlock");
+    }
+    check(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), "agnice-10", &refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("session", SESSION_C, &calls);
+        check(boxed, "agnice-10", &refused, "in a box of an arena run as nobody");
+    }
+    check(said("none", &[]), "agnice-0", "setsid-ok", "the control, without the sandbox");
+}
+
+/// Makes a POSIX timer (`timer_create`) and says how it went (`timer-ok` or `timer-ERRNO`), then
+/// runs coreutils' `timeout 1 sleep 5` and says its exit status (`timeout-124`: it stopped the
+/// sleep), as [`SPLICE_C`].
+const TIMER_C: &str = concat!(
+    probe_c_prelude!(),
+    r#"#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+int main(void) {
+    timer_t timer;
+    say("timer", timer_create(CLOCK_MONOTONIC, NULL, &timer));
+    int status = system("timeout 1 sleep 5");
+    char name[64];
+    snprintf(name, sizeof name, "timeout-%d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    close(open(name, O_CREAT | O_WRONLY, 0644));
+    return 0;
+}
+"#
+);
+
+/// A build whose memory the arena sums made POSIX timers, each kernel memory no process's set
+/// shows, up to its user's `RLIMIT_SIGPENDING` (a red team's plain build made 96,367, 36 MiB of
+/// unreclaimable slab, under a `build_memory_mb` of 64). Such a build may make none now
+/// (`timer_create` fails with `ENOSYS`, as in a bot's box), plain (with Landlock and without) and
+/// in a box without a memory cgroup (root only: the arena run as nobody), and coreutils' `timeout`
+/// still stops what it runs (with `alarm`). The control: with the sandbox off it makes one.
+#[test]
+fn a_summed_build_cannot_make_posix_timers() {
+    let calls = ["timeout", "timer"];
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("timer", TIMER_C, &calls, sandbox, env);
+    let refused = ["timeout-124".to_string(), format!("timer-{}", libc::ENOSYS)];
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
+    if as_root() {
+        let boxed = probe_built_by_nobody("timer", TIMER_C, &calls);
+        assert_eq!(boxed, refused, "in a box without a memory cgroup");
+    }
+    assert_eq!(said("none", &[]), ["timeout-124", "timer-ok"], "the control");
+}
+
 /// Forks its second argument's processes, each of which, as its first argument says, makes
 /// (`epoll`) its fourth argument's eventfds and its third argument's epolls, each watching every
 /// one of them, or (`locks`) opens its third argument's files (deleted at once) and takes its

@@ -33,6 +33,13 @@ Atoms (:func:`run_atoms`, :class:`AtomsView`) and OOPtimal Tactics (:func:`run_t
 
 Print debug output to stderr only: stdout is the protocol. With ``RR_DEBUG=1`` in the
 environment the loop prints its view of every settled tick to stderr (see :func:`run`).
+
+Processes (``multiprocessing``, ``concurrent.futures.ProcessPoolExecutor``): where the arena
+counts a bot's memory without a cgroup (a plain bot, or a box of an arena that is not root)
+it refuses ``sendmsg``, through which the ``forkserver`` start method, Python 3.14's default
+on Linux, hands descriptors to its server: it fails there with ``OSError: [Errno 38]`` (at
+``reduction.sendfds``). Call ``multiprocessing.set_start_method("fork")`` once, first thing
+(or pass ``mp_context=multiprocessing.get_context("fork")`` to a pool).
 """
 
 import os

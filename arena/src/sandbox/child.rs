@@ -161,7 +161,15 @@ pub(super) fn step_of(raw: i32) -> Option<(Step, i32)> {
 /// # Safety
 /// Raw system calls only.
 pub(super) unsafe fn write_file(path: &CStr, data: &[u8]) -> io::Result<()> {
-    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    write_file_at(libc::AT_FDCWD, path, data)
+}
+
+/// [`write_file`], `path` taken from the folder `dir` (a descriptor, or `AT_FDCWD`).
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn write_file_at(dir: c_int, path: &CStr, data: &[u8]) -> io::Result<()> {
+    let fd = libc::openat(dir, path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
     if fd < 0 {
         return Err(io::Error::last_os_error());
     }
@@ -418,6 +426,14 @@ pub(super) unsafe fn enter(plan: &Plan) -> io::Result<()> {
     }
     // A session of its own: no controlling terminal (no TIOCSTI into the teacher's shell).
     check(libc::setsid()).map_err(at(Step::Process))?;
+    if NICED.load(Ordering::SeqCst) {
+        // A build's session is an autogroup of its own, lowered while `/proc` may still be
+        // written; dumpable for that moment (its command line wiped, no box process yet), so that
+        // its `/proc/self` is its own, which an arena that is not root needs to write it.
+        libc::prctl(libc::PR_SET_DUMPABLE, 1);
+        lower_autogroup();
+        check(libc::prctl(libc::PR_SET_DUMPABLE, 0)).map_err(at(Step::Process))?;
+    }
     build_view(plan).map_err(at(Step::View))?;
     check(libc::sethostname(plan.hostname.as_ptr(), plan.hostname.as_bytes().len())).map_err(at(Step::Namespaces))?;
     // The bot's timers may fire up to this late: its current and default slack (what
@@ -782,6 +798,7 @@ pub(super) unsafe fn enter_plain(
     }
     if !keep_terminal {
         check(libc::setsid()).map_err(&process)?;
+        lower_autogroup();
         reset_signals();
         let keeper = libc::getpid();
         check(libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1)).map_err(&process)?;
@@ -861,6 +878,7 @@ pub(super) const BUILD_NICENESS: c_int = 10;
 /// # Safety
 /// In the forked child before `exec` (or any process): getpriority and setpriority alone.
 pub(super) unsafe fn lower_priority() {
+    NICED.store(true, Ordering::SeqCst);
     // (getpriority may return -1 as a nice value: errno tells its failure.)
     *libc::__errno_location() = 0;
     let now = libc::getpriority(libc::PRIO_PROCESS, 0);
@@ -868,6 +886,86 @@ pub(super) unsafe fn lower_priority() {
         return;
     }
     libc::setpriority(libc::PRIO_PROCESS, 0, now.saturating_add(BUILD_NICENESS).min(19));
+}
+
+/// Set in a build's process by [`lower_priority`], before its keeper or box is made: its session
+/// is then lowered too (see [`lower_autogroup`]).
+static NICED: AtomicBool = AtomicBool::new(false);
+
+/// How often [`lower_autogroup`] asks, and how long it waits between two asks (ns): the kernel
+/// lets a process without `CAP_SYS_ADMIN` set an autogroup's nice value once every 100 ms, for
+/// the whole machine (`EAGAIN` otherwise).
+const AUTOGROUP_TRIES: usize = 12;
+const AUTOGROUP_PAUSE_NS: libc::c_long = 20_000_000;
+
+/// Lowers a build's session, just made (`setsid`: a build's keeper's, or its box's init's), by
+/// [`BUILD_NICENESS`], when [`lower_priority`] lowered the process (nothing otherwise: a bot's
+/// session keeps the arena's share). Where the kernel groups processes by session for the
+/// scheduler (`CONFIG_SCHED_AUTOGROUP`, `/proc/sys/kernel/sched_autogroup_enabled`), each session
+/// is an autogroup, and autogroups share the CPU as equals whatever the nice values of their
+/// processes: a build of nice 10 in a session of its own had as much of the CPU as the arena's
+/// whole session. Its autogroup's own nice value (`/proc/self/autogroup`, which a process may
+/// raise without privilege) puts it back below the arena's. (A build's processes may not make
+/// sessions, and autogroups, of their own: see `syscalls::session_lock`.) A plain build's keeper
+/// runs in a mount namespace whose mounts are all read-only already (see `super::mounts`), `/proc`
+/// with them: it writes through a copy of `/proc`'s mount made writable, detached, seen by no one
+/// and dropped at once (it still holds its namespace's `CAP_SYS_ADMIN` then). Failures stop
+/// nothing (no autogroups, a `/proc` that cannot be written): the build runs on in an autogroup of
+/// the arena's priority, as before.
+///
+/// # Safety
+/// In the forked child before `exec`: raw system calls only.
+unsafe fn lower_autogroup() {
+    if !NICED.load(Ordering::SeqCst) {
+        return;
+    }
+    let nice = [b'0' + (BUILD_NICENESS / 10) as u8, b'0' + (BUILD_NICENESS % 10) as u8];
+    let mut proc: c_int = -1;
+    for _ in 0..AUTOGROUP_TRIES {
+        let written = if proc >= 0 {
+            write_file_at(proc, c"self/autogroup", &nice)
+        } else {
+            write_file_at(libc::AT_FDCWD, c"/proc/self/autogroup", &nice)
+        };
+        match written.map_err(|e| e.raw_os_error()) {
+            Err(Some(libc::EROFS)) if proc < 0 => {
+                proc = writable_proc();
+                if proc < 0 {
+                    break;
+                }
+            }
+            Err(Some(libc::EAGAIN)) => {
+                let pause = libc::timespec { tv_sec: 0, tv_nsec: AUTOGROUP_PAUSE_NS };
+                libc::nanosleep(&pause, std::ptr::null_mut());
+            }
+            _ => break,
+        }
+    }
+    if proc >= 0 {
+        libc::close(proc);
+    }
+}
+
+/// A copy of `/proc`'s mount, detached and writable (`open_tree`, then `mount_setattr` clearing
+/// its read-only flag), as a descriptor, or -1.
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn writable_proc() -> c_int {
+    use super::mounts::{MountAttr, AT_RECURSIVE, MOUNT_ATTR_RDONLY, OPEN_TREE_CLONE};
+    let flags = OPEN_TREE_CLONE | AT_RECURSIVE | libc::O_CLOEXEC as libc::c_uint;
+    let tree = libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, c"/proc".as_ptr(), flags) as c_int;
+    if tree < 0 {
+        return -1;
+    }
+    let attr = MountAttr { attr_set: 0, attr_clr: MOUNT_ATTR_RDONLY, propagation: 0, userns_fd: 0 };
+    let at = libc::AT_EMPTY_PATH as libc::c_uint | AT_RECURSIVE;
+    let size = std::mem::size_of::<MountAttr>();
+    if libc::syscall(libc::SYS_mount_setattr, tree, c"".as_ptr(), at, &attr, size) != 0 {
+        libc::close(tree);
+        return -1;
+    }
+    tree
 }
 
 /// Set when the keeper is asked to end everything (see [`enter_plain`]).

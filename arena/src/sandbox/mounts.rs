@@ -182,20 +182,20 @@ pub(super) struct PlainMounts {
 /// `open_tree`'s flags: a copy of the tree, detached (`OPEN_TREE_CLONE`), with the mounts below
 /// it (`AT_RECURSIVE`), its descriptor closed at `exec`, a link not followed
 /// (`AT_SYMLINK_NOFOLLOW`: `move_mount` does not follow one either).
-const OPEN_TREE_CLONE: libc::c_uint = 1;
-const AT_RECURSIVE: libc::c_uint = 0x8000;
+pub(super) const OPEN_TREE_CLONE: libc::c_uint = 1;
+pub(super) const AT_RECURSIVE: libc::c_uint = 0x8000;
 /// `mount_setattr`'s read-only attribute.
-const MOUNT_ATTR_RDONLY: u64 = 1;
+pub(super) const MOUNT_ATTR_RDONLY: u64 = 1;
 /// `move_mount`'s flag: the tree to move is its descriptor.
 const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
 
 /// `struct mount_attr`.
 #[repr(C)]
-struct MountAttr {
-    attr_set: u64,
-    attr_clr: u64,
-    propagation: u64,
-    userns_fd: u64,
+pub(super) struct MountAttr {
+    pub(super) attr_set: u64,
+    pub(super) attr_clr: u64,
+    pub(super) propagation: u64,
+    pub(super) userns_fd: u64,
 }
 
 impl PlainMounts {

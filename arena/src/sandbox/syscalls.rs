@@ -84,15 +84,71 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// [`plain_build_memory_filter`], as a plain build, and [`box_build_memory_filter`]: a red team's
 /// build in a box without a memory cgroup held memory in `memfd_create` files, which no process's
 /// resident set shows.
+///
+/// A box whose memory is summed takes [`seccomp_lock`] last, after every other filter.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
-    let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
+    let own = if build {
+        build_filter().into_iter().chain(set_id_filters()).chain(session_lock()).collect()
+    } else {
+        bot_filters()
+    };
     let uncounted = match (build, holds_memory) {
         (_, true) => Vec::new(),
         (true, false) => plain_build_memory_filter().into_iter().chain(box_build_memory_filter()).collect(),
         (false, false) => uncounted_memory_filters(),
     };
+    let lock = if holds_memory { None } else { seccomp_lock() };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
-    common.chain(own).chain(uncounted).collect()
+    common.chain(own).chain(uncounted).chain(lock).collect()
+}
+
+/// `setsid` fails with `EPERM` (what it answers a process that leads its process group already,
+/// which every caller must handle) for a build's processes, plain or boxed (not a bot's): where the
+/// kernel groups processes by session for the scheduler (autogroups), each session shares the CPU
+/// as an equal of the arena's whatever its processes' nice values, and a build's are niced to
+/// yield to the arena's look at its memory (see `child::BUILD_NICENESS`; the build's own session,
+/// its keeper's or box's, is lowered with them, see `child::lower_autogroup`): a red team's
+/// build's spinners, each in a session of its own, cut a probe of nice 0 to a tenth of a CPU. No
+/// compiler or build tool was seen to make a session (`strace -f` of `make -j4` of a C++ project,
+/// `cc`, `cargo build --offline`, `python3 -m py_compile`); `setpgid` (a shell's jobs, coreutils'
+/// `timeout`) stays. `None` where it does not compile (said).
+fn session_lock() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| compile(vec![(libc::SYS_setsid, Vec::new())], libc::EPERM)).clone()
+}
+
+/// Installing a seccomp filter of one's own fails with `EINVAL` (`seccomp`'s
+/// `SECCOMP_SET_MODE_FILTER`, and `prctl`'s `PR_SET_SECCOMP` with `SECCOMP_MODE_FILTER`), as on a
+/// kernel without seccomp filters, for a process whose memory is summed (every plain bot and
+/// build, and a box's without a memory cgroup): each filter is kernel memory no process's set
+/// shows (its program, and its JIT's image in the machine's vmalloc space), kept as long as any
+/// process it was installed in lives, some 0.57 MiB for a process of 7 filters of 4,096
+/// instructions: a red team's plain build (400 processes of 12 such filters each) held 100 MiB more
+/// of the machine's unreclaimable slab and 137 MiB more vmalloc under a `build_memory_mb` of 64,
+/// and built (the same without the filters, 5 and 6 MiB). Strict mode (`SECCOMP_SET_MODE_STRICT`),
+/// which holds nothing, stays. This filter is the last the arena applies to such a process (see
+/// [`filters`], [`plain_filters`], [`unconfined_plain_filters`] and `child::enter` and
+/// `child::enter_plain`, which apply them in order): the arena's own are in place before it. No
+/// compiler or build tool was seen to install one (`strace -f` of `make -j4` of a C++ project,
+/// `cc`, `cargo build --offline`, `python3 -m py_compile`: no `seccomp`, `prctl`'s
+/// `PR_SET_NAME` alone). `None` where it does not compile (said).
+fn seccomp_lock() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER
+        .get_or_init(|| {
+            let set_filter = on_arg0(u64::from(libc::SECCOMP_SET_MODE_FILTER));
+            let prctl = [(0, libc::PR_SET_SECCOMP as u64), (1, libc::SECCOMP_MODE_FILTER as u64)]
+                .into_iter()
+                .map(|(arg, value)| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(SeccompRule::new);
+            let (Ok(set_filter), Ok(prctl)) = (set_filter, prctl) else {
+                tracing::error!("the seccomp lock does not compile: summed processes may hold memory in filters");
+                return None;
+            };
+            compile(vec![(libc::SYS_seccomp, vec![set_filter]), (libc::SYS_prctl, vec![prctl])], libc::EINVAL)
+        })
+        .clone()
 }
 
 /// The calls that change a file's metadata, which Landlock does not govern (its rights cover
@@ -165,17 +221,18 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///
 /// A bot (not a build) also gets [`uncounted_memory_filters`], as a box without a memory cgroup
 /// does: no cgroup ever holds a plain bot, whose memory the monitor counts in its processes'
-/// resident sets only (see [`plain_bot_memory_filters`]).
+/// resident sets only (see [`plain_bot_memory_filters`]). Both take [`seccomp_lock`] last.
 pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
     FILTERS.get_or_init(|| {
         let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS])
             .into_iter()
             .chain(set_id_filters())
+            .chain(session_lock())
             .chain(plain_build_memory_filter())
             .collect();
         let bot = plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect();
-        [bot, build]
+        [bot, build].map(|filters: Vec<BpfProgram>| filters.into_iter().chain(seccomp_lock()).collect())
     })[usize::from(build)]
     .clone()
 }
@@ -223,16 +280,30 @@ fn shared_anonymous_mmap_rules() -> Result<Vec<SeccompRule>, seccompiler::Backen
 /// ([`pipe_size_lock`]; each pipe counts its default buffer with its memory), nor queue events of
 /// inotify or fanotify ([`notification_lock`]), nor take locks that outlive its descriptors
 /// ([`open_file_lock_lock`]), nor send descriptors away over a unix socket, where no walk of its
-/// descriptors sees them ([`fd_passing_lock`]: `sendmsg` and `sendmmsg`); nor may its
+/// descriptors sees them ([`fd_passing_lock`]: `sendmsg` and `sendmmsg`), nor make Landlock
+/// rulesets and domains ([`landlock_lock`]); nor may its
 /// processes hide what they hold from the arena ([`dumpable_lock`]), nor push it out to swap
 /// (`madvise`'s `MADV_PAGEOUT` fails with `EINVAL`, `process_madvise` with `ENOSYS`, as a bot's:
 /// a swapped page is in no proportional set, and the swap the arena counts, `VmSwap`, is read
-/// only near the limit).
+/// only near the limit). Nor may it make POSIX timers (`timer_create` fails with `ENOSYS`, as in a
+/// bot's box, see [`bot_filters`]): each is kernel memory no process's set shows, up to its user's
+/// `RLIMIT_SIGPENDING` (which a plain process shares with every process of its user, so no smaller
+/// limit of its own would do): a red team's plain build made 96,367 and held 36 MiB more of the
+/// machine's unreclaimable slab so under a `build_memory_mb` of 64, and built. Coreutils' `timeout`
+/// then arms `alarm` instead, as on a kernel without them; no compiler or build tool was seen to
+/// make one (`strace -f` of `make -j4` of a C++ project, `cc`, `cargo build --offline`, `python3 -m
+/// py_compile`).
 fn plain_build_memory_filter() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
-            let calls = [libc::SYS_memfd_create, libc::SYS_memfd_secret, libc::SYS_vmsplice, libc::SYS_process_madvise];
+            let calls = [
+                libc::SYS_memfd_create,
+                libc::SYS_memfd_secret,
+                libc::SYS_vmsplice,
+                libc::SYS_process_madvise,
+                libc::SYS_timer_create,
+            ];
             let absent = compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS);
             let shared_anonymous = shared_anonymous_mmap_rules();
             let shared_anonymous = shared_anonymous
@@ -256,7 +327,7 @@ fn plain_build_memory_filter() -> Vec<BpfProgram> {
                 .chain(notification_lock())
                 .chain(open_file_lock_lock())
                 .chain(fd_passing_lock());
-            absent.chain(send_buffer_lock()).chain(dumpable_lock()).collect()
+            absent.chain(send_buffer_lock()).chain(dumpable_lock()).chain(landlock_lock()).collect()
         })
         .clone()
 }
@@ -423,6 +494,26 @@ fn dumpable_lock() -> Option<BpfProgram> {
     compile(vec![(libc::SYS_prctl, vec![rule])], 0)
 }
 
+/// `landlock_create_ruleset`, `landlock_add_rule` and `landlock_restrict_self` fail with `ENOSYS`
+/// (as on a kernel without Landlock, which every user of it must handle: it is off in many
+/// kernels' boot options), for a process whose memory is summed (a build's, plain or in a box
+/// without a memory cgroup, and a bot's no memory cgroup holds, see [`uncounted_memory_filters`]):
+/// a ruleset and its rules are kernel memory in no process's set (one of 65,536 port rules is
+/// some 4 MiB of unreclaimable slab, behind one descriptor), and a domain outlives its ruleset's
+/// descriptor, tied to each thread that entered it, in no table: a red team's plain build of 100
+/// processes of 20 threads, each thread restricting itself with a large ruleset and closing the
+/// descriptor, held 638 MiB more of the machine's unreclaimable slab under a `build_memory_mb` of
+/// 64 and built (612 MiB plain without Landlock, 634 in a box of an arena run as nobody); a plain
+/// bot held 498 MiB so and won. The arena's own Landlock (a plain process's, see `super::confine`)
+/// is made before the fork and entered before these filters are applied (see
+/// `child::enter_plain`), and a box has none. No compiler or build tool was seen to use them
+/// (`strace -f` of `make -j4` of a C++ project, `cc`, `cargo build --offline`, `python3 -m
+/// py_compile`). `None` where it does not compile (said).
+fn landlock_lock() -> Option<BpfProgram> {
+    let calls = [libc::SYS_landlock_create_ruleset, libc::SYS_landlock_add_rule, libc::SYS_landlock_restrict_self];
+    compile(calls.iter().map(|&c| (c, Vec::new())).collect(), libc::ENOSYS)
+}
+
 /// The set-uid and set-gid bits of a mode (`S_ISUID`, `S_ISGID`).
 const SET_ID_BITS: [u64; 2] = [0o4000, 0o2000];
 
@@ -539,9 +630,13 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 /// [`splice_lock`] with io_uring's `IORING_OP_SPLICE`, and held 518 MiB of a deleted file's pages
 /// in pipes under a `build_memory_mb` of 64.
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
-    let memory = if build { plain_build_memory_filter().into_iter().collect() } else { plain_bot_memory_filters() };
+    let memory: Vec<BpfProgram> = if build {
+        session_lock().into_iter().chain(plain_build_memory_filter()).collect()
+    } else {
+        plain_bot_memory_filters()
+    };
     let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
-    namespaces.chain(system_v_filter()).chain(memory).collect()
+    namespaces.chain(system_v_filter()).chain(memory).chain(seccomp_lock()).collect()
 }
 
 /// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
@@ -745,7 +840,12 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// `EAFNOSUPPORT`, as on a kernel without IP (a box's network has no way out anyway; what 14,400
 /// UDP sockets held in their options, 1.14 GiB, went unseen); nor may it send descriptors away over
 /// a unix socket, where neither its resident set nor its sockets' dump sees what they hold
-/// (`sendmsg` and `sendmmsg` fail with `ENOSYS`, see [`fd_passing_lock`]). With a memory cgroup
+/// (`sendmsg` and `sendmmsg` fail with `ENOSYS`, see [`fd_passing_lock`]), nor make Landlock
+/// rulesets and domains, kernel memory no process's set shows ([`landlock_lock`]: a plain bot
+/// held 498 MiB so under a limit of 64), nor POSIX timers (`timer_create`, `ENOSYS`: each is
+/// kernel memory up to its user's `RLIMIT_SIGPENDING`, 36 MiB for 96,367 of them, see
+/// [`plain_build_memory_filter`]; a bot's box refuses them anyway, see [`bot_filters`]). With a
+/// memory cgroup
 /// that holds all of it (swap counted, or none on the machine) all of it is charged to the box:
 /// allowed (descriptors in flight too, see [`fd_passing_lock`]). So is
 /// `splice`: the cgroup charges a file's page to the cgroup that first brought it into memory (the
@@ -790,6 +890,8 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 (libc::SYS_shmget, Vec::new()),
                 (libc::SYS_process_madvise, Vec::new()),
                 (libc::SYS_vmsplice, Vec::new()),
+                // (As a box's bot's, see `bot_filters`; a plain bot's too.)
+                (libc::SYS_timer_create, Vec::new()),
             ];
             [
                 compile(absent, libc::ENOSYS),
@@ -800,6 +902,7 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 compile(vec![(libc::SYS_socket, inet.clone()), (libc::SYS_socketpair, inet)], libc::EAFNOSUPPORT),
                 splice_lock(),
                 fd_passing_lock(),
+                landlock_lock(),
             ]
             .into_iter()
             .flatten()
@@ -991,21 +1094,54 @@ mod tests {
         assert!(super::socket_family_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::system_v_filter().is_some_and(|f| !f.is_empty()));
         assert!(super::fd_passing_lock().is_some_and(|f| !f.is_empty()));
+        assert!(super::landlock_lock().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
-        assert_eq!(memory, 7);
+        assert_eq!(memory, 8);
         // (The box's refusals, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
-        assert_eq!(super::plain_build_memory_filter().len(), 11);
-        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 11);
-        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory);
+        assert_eq!(super::plain_build_memory_filter().len(), 12);
+        // (Each summed list ends with the seccomp lock.)
+        // (A build's lists hold the session lock too.)
+        assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1 + 12 + 1);
+        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 1);
         for build in [false, true] {
-            let own = if build { 13 } else { memory };
-            assert_eq!(super::plain_filters(build).len(), 7 + own + usize::from(cfg!(target_arch = "x86_64")));
+            let own = if build { 15 } else { memory };
+            assert_eq!(super::plain_filters(build).len(), 7 + own + 1 + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 7));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (15, 19));
+            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 8));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (17, 22));
+        }
+        let session = super::session_lock();
+        assert!(session.as_ref().is_some_and(|f| !f.is_empty()));
+        for build in [false, true] {
+            let lists = [
+                super::filters(build, false),
+                super::filters(build, true),
+                super::plain_filters(build),
+                super::unconfined_plain_filters(build),
+            ];
+            for filters in lists {
+                assert_eq!(filters.iter().any(|f| Some(f) == session.as_ref()), build, "builds' alone");
+            }
+        }
+        let lock = super::seccomp_lock();
+        assert!(lock.as_ref().is_some_and(|f| !f.is_empty()));
+        let summed = [
+            super::filters(false, false),
+            super::filters(true, false),
+            super::plain_filters(false),
+            super::plain_filters(true),
+            super::unconfined_plain_filters(false),
+            super::unconfined_plain_filters(true),
+        ];
+        for (i, filters) in summed.iter().enumerate() {
+            assert_eq!(filters.last(), lock.as_ref(), "the lock last, list {i}");
+            assert_eq!(filters.iter().filter(|f| Some(*f) == lock.as_ref()).count(), 1, "once, list {i}");
+        }
+        for held in [super::filters(false, true), super::filters(true, true)] {
+            assert!(!held.iter().any(|f| Some(f) == lock.as_ref()), "a box whose cgroup holds its memory keeps them");
         }
     }
 }
