@@ -770,7 +770,8 @@ fn cannot_page_its_memory_out_to_swap() {
 #[test]
 fn cannot_splice_a_file_s_pages_into_a_pipe_where_no_memory_cgroup_holds_it() {
     let refused = "splice: splice EINVAL, sendfile EINVAL, tee EINVAL";
-    refused_where_no_memory_cgroup_holds_it("splice", refused, "splice: splice ok, sendfile ok, tee ok");
+    let taken = "splice: splice ok, sendfile ok, tee ok";
+    refused_where_no_memory_cgroup_holds_it("splice", refused, taken, taken);
 }
 
 /// A bot whose memory no cgroup holds (a plain one, or one in a box without a memory cgroup) could
@@ -785,14 +786,30 @@ fn cannot_splice_a_file_s_pages_into_a_pipe_where_no_memory_cgroup_holds_it() {
 #[test]
 fn cannot_send_descriptors_away_where_no_memory_cgroup_holds_it() {
     let refused = "fd-passing: sendmsg ENOSYS, sendmmsg ENOSYS";
-    refused_where_no_memory_cgroup_holds_it("fd-passing", refused, "fd-passing: sendmsg ok, sendmmsg ok");
+    let taken = "fd-passing: sendmsg ok, sendmmsg ok";
+    refused_where_no_memory_cgroup_holds_it("fd-passing", refused, taken, taken);
+}
+
+/// A bot whose memory no cgroup holds may make none of the kernel's objects that no process's set
+/// shows, nor grow a pipe past the default buffer its look counts: a Landlock ruleset (`ENOSYS`; a
+/// plain bot's Landlock domains held 498 MiB under a limit of 64), a seccomp filter of its own
+/// (`EINVAL`; about 0.57 MiB a process), a POSIX timer (`ENOSYS`, as in any bot's box) and a
+/// pipe's buffer grown (`EPERM`), plain, with Landlock and without, and in a box without a memory
+/// cgroup (root only); in a box with one, whose cgroup charges them, it may make all but the
+/// timer. The control: with the sandbox off all four work.
+#[test]
+fn cannot_make_uncounted_kernel_objects_where_no_memory_cgroup_holds_it() {
+    let refused = "kernel-objects: landlock ENOSYS, seccomp EINVAL, timer ENOSYS, pipe EPERM";
+    let boxed = "kernel-objects: landlock ok, seccomp ok, timer ENOSYS, pipe ok";
+    let taken = "kernel-objects: landlock ok, seccomp ok, timer ok, pipe ok";
+    refused_where_no_memory_cgroup_holds_it("kernel-objects", refused, boxed, taken);
 }
 
 /// `zoo-attack <attack>` playing `greedy`: its log says `refused` plain (with Landlock and
 /// without) and in a box without a memory cgroup (root only: the arena run as `nobody`, whose
-/// boxes have no cgroup), `taken` in a box with one; the control: with the sandbox off, `taken`.
-/// It plays on where refused, and its next move is invalid where taken.
-fn refused_where_no_memory_cgroup_holds_it(attack: &str, refused: &str, taken: &str) {
+/// boxes have no cgroup), `boxed` in a box with one; the control: with the sandbox off, `taken`.
+/// It plays on where all it tries is refused, and its next move is invalid where any is taken.
+fn refused_where_no_memory_cgroup_holds_it(attack: &str, refused: &str, boxed: &str, taken: &str) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let greedy = shared_copy(dir.path(), &bin("greedy"));
@@ -806,7 +823,7 @@ fn refused_where_no_memory_cgroup_holds_it(attack: &str, refused: &str, taken: &
     let run = duel_with(&attacker, &greedy, &[&["--require-sandbox"][..], &roomy].concat());
     let cgroup = memory_cgroup(&run.stderr);
     promises(&run, &attacker, cgroup.then_some("invalid_move"), &[]);
-    assert!(run.log.contains(if cgroup { taken } else { refused }), "a box (memory cgroup {cgroup}): {}", run.log);
+    assert!(run.log.contains(if cgroup { boxed } else { refused }), "a box (memory cgroup {cgroup}): {}", run.log);
     if !skipped_unless_root("runs the arena as nobody, whose boxes have no memory cgroup") {
         let nobody = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
         let run = duel_under(&nobody, &attacker, &greedy, &[&["--require-sandbox"][..], &roomy].concat(), &[]);

@@ -375,6 +375,7 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "page-out" => worked = page_out(),
         "splice" => worked = splice_calls(),
         "fd-passing" => worked = fd_passing(),
+        "kernel-objects" => worked = kernel_objects(),
         "userns" => worked = user_namespace(),
         "sysv-ipc" => worked = system_v_ipc(),
         "mq-left" => worked = posix_queue_left(&arg(1)),
@@ -1980,6 +1981,47 @@ fn splice_calls() -> bool {
     let _ = std::fs::remove_file(&path);
     let [splice, sendfile, tee] = said.map(|(ok, errno)| answer(ok, errno));
     eprintln!("splice: splice {splice}, sendfile {sendfile}, tee {tee}");
+    said.iter().any(|&(ok, _)| ok)
+}
+
+/// `kernel-objects`: whether it may make kernel objects no process's set shows, each a call: a
+/// Landlock ruleset (`landlock_create_ruleset`, handling the right to execute files), a seccomp filter of its own (an empty one that
+/// allows everything, `seccomp`'s `SECCOMP_SET_MODE_FILTER`), a POSIX timer (`timer_create`) and a
+/// pipe's buffer grown to 1 MiB (`fcntl`'s `F_SETPIPE_SZ`), as it says on stderr
+/// (`kernel-objects: landlock ENOSYS, seccomp EINVAL, timer ENOSYS, pipe EPERM`); true where any
+/// works.
+fn kernel_objects() -> bool {
+    let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+    // SAFETY: each call takes arguments of ours that outlive it (a ruleset attribute of 8 bytes, a
+    // filter of one instruction, a timer id, this process's own pipe), or none.
+    let said = unsafe {
+        // (Handling one right, to execute files: a ruleset handling none is refused, ENOMSG.)
+        let attr = [1u64; 1];
+        let ruleset = libc::syscall(libc::SYS_landlock_create_ruleset, attr.as_ptr(), 8usize, 0u32);
+        let landlock = (ruleset >= 0, errno());
+        if ruleset >= 0 {
+            libc::close(ruleset as i32);
+        }
+        let mut allow = [libc::sock_filter {
+            code: (libc::BPF_RET | libc::BPF_K) as u16,
+            jt: 0,
+            jf: 0,
+            k: libc::SECCOMP_RET_ALLOW,
+        }];
+        let program = libc::sock_fprog { len: 1, filter: allow.as_mut_ptr() };
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        let installed = libc::syscall(libc::SYS_seccomp, libc::SECCOMP_SET_MODE_FILTER, 0u32, &program);
+        let seccomp = (installed == 0, errno());
+        let mut timer: libc::timer_t = std::ptr::null_mut();
+        let made = libc::timer_create(libc::CLOCK_MONOTONIC, std::ptr::null_mut(), &mut timer);
+        let timer = (made == 0, errno());
+        let mut ends = [0; 2];
+        let grown = libc::pipe(ends.as_mut_ptr()) == 0 && libc::fcntl(ends[0], libc::F_SETPIPE_SZ, 1 << 20) >= 0;
+        let pipe = (grown, errno());
+        [landlock, seccomp, timer, pipe]
+    };
+    let [landlock, seccomp, timer, pipe] = said.map(|(ok, errno)| answer(ok, errno));
+    eprintln!("kernel-objects: landlock {landlock}, seccomp {seccomp}, timer {timer}, pipe {pipe}");
     said.iter().any(|&(ok, _)| ok)
 }
 

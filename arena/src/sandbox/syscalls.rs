@@ -388,7 +388,8 @@ fn fd_passing_lock() -> Option<BpfProgram> {
 }
 
 /// Resizing a pipe (`fcntl`'s `F_SETPIPE_SZ`) fails with `EPERM` (as past the machine's
-/// `pipe-max-size` for a user without the capability), for a build whose memory is summed: what
+/// `pipe-max-size` for a user without the capability), for a build or bot whose memory is summed
+/// (see [`uncounted_memory_filters`]): what
 /// a pipe holds is in no process's set (100 processes with 500 pipes each held 447 MiB so under a
 /// `build_memory_mb` of 64). A pipe keeps its default buffer (16 pages, 64 KiB), which the
 /// build's memory counts for each pipe its processes hold (see `super::sockets`).
@@ -844,7 +845,9 @@ const MAP_SHARING_AND_ANONYMOUS: u64 = (libc::MAP_SHARED_VALIDATE | libc::MAP_AN
 /// rulesets and domains, kernel memory no process's set shows ([`landlock_lock`]: a plain bot
 /// held 498 MiB so under a limit of 64), nor POSIX timers (`timer_create`, `ENOSYS`: each is
 /// kernel memory up to its user's `RLIMIT_SIGPENDING`, 36 MiB for 96,367 of them, see
-/// [`plain_build_memory_filter`]; a bot's box refuses them anyway, see [`bot_filters`]). With a
+/// [`plain_build_memory_filter`]; a bot's box refuses them anyway, see [`bot_filters`]), nor
+/// resize a pipe ([`pipe_size_lock`], `EPERM`: its look counts each pipe at its default buffer,
+/// see `super::sockets::BotLooks`; 1,024 pipes resized to 1 MiB would hold 1 GiB so). With a
 /// memory cgroup
 /// that holds all of it (swap counted, or none on the machine) all of it is charged to the box:
 /// allowed (descriptors in flight too, see [`fd_passing_lock`]). So is
@@ -903,6 +906,7 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
                 splice_lock(),
                 fd_passing_lock(),
                 landlock_lock(),
+                pipe_size_lock(),
             ]
             .into_iter()
             .flatten()
@@ -1096,7 +1100,7 @@ mod tests {
         assert!(super::fd_passing_lock().is_some_and(|f| !f.is_empty()));
         assert!(super::landlock_lock().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
-        assert_eq!(memory, 8);
+        assert_eq!(memory, 9);
         // (The box's refusals, user namespaces, SysV; the x32 numbers on x86_64.)
         let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
         assert_eq!(super::plain_build_memory_filter().len(), 12);
@@ -1111,7 +1115,7 @@ mod tests {
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 8));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (17, 22));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (18, 22));
         }
         let session = super::session_lock();
         assert!(session.as_ref().is_some_and(|f| !f.is_empty()));
