@@ -1202,7 +1202,8 @@ fn a_plain_bot_cannot_reach_other_processes_through_proc() {
 /// limits and the attribute as a user other than root only: a root arena's plain bot is a user
 /// of its own; an IP socket, an io_uring and an AIO context with the sandbox off only: a plain
 /// bot without Landlock is refused those too, which this checks for the last two, refused it
-/// since 2026-12-07 as a box's refusals). (Skipped where the kernel has no Landlock.)
+/// since 2026-12-07 as a box's refusals; and a datagram pair and `sock_diag`, refused it since
+/// stop 76 with a plain process's sockets). (Skipped where the kernel has no Landlock.)
 #[test]
 fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
     if !landlock_confines(1, "processes, sockets and attributes") {
@@ -1238,8 +1239,9 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
         // (A box's refusals, io_uring and AIO among them, hold without Landlock too since
         // 2026-12-07, as do IP sockets, refused to a plain bot without Landlock as to a box
         // without a memory cgroup: their control is the sandbox off.)
-        let unconfined_too = ["io-uring", "aio", "udp", "tcp", "mptcp"].contains(&attack.as_str());
-        if ["io-uring", "aio"].contains(&attack.as_str()) {
+        let unconfined_too =
+            ["io-uring", "aio", "udp", "tcp", "mptcp", "dgram-pair", "sock-diag"].contains(&attack.as_str());
+        if ["io-uring", "aio", "dgram-pair", "sock-diag"].contains(&attack.as_str()) {
             let run = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
             promises(&run, &bot, None, &[]);
         }
@@ -1259,8 +1261,9 @@ fn a_plain_bot_reaches_no_process_socket_or_attribute_past_landlock() {
 /// space, from ABI 6): a plain bot of an arena that is not root connected to a socket its user
 /// listened on, as it could to that user's systemd or D-Bus session, which start programs
 /// outside its domain. A plain bot Landlock confines may make no unix socket of its own (a
-/// filter refuses `socket(AF_UNIX, …)`; `socketpair` is left to it). The control: with Landlock
-/// off, it connects. (Skipped where the kernel has no Landlock.)
+/// filter refuses `socket(AF_UNIX, …)`; `socketpair` is left to it), nor one Landlock does not
+/// confine (the same filter, since stop 76). The control: with the sandbox off, it connects.
+/// (Skipped where the kernel has no Landlock.)
 #[test]
 fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
     use std::os::unix::fs::PermissionsExt;
@@ -1276,7 +1279,9 @@ fn a_plain_bot_cannot_connect_to_a_unix_socket_of_its_user() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
     let bot = format!("{attacker} unix-connect {}", hex(&path));
     zoo_with(&bot, &greedy, None, &[], &["--sandbox", "plain"]);
-    let control = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
+    let unconfined = duel_with_env(&bot, &greedy, &["--sandbox", "plain"], &UNCONFINED);
+    promises(&unconfined, &bot, None, &[]);
+    let control = duel_with_env(&bot, &greedy, &["--sandbox", "none"], &UNCONFINED);
     promises(&control, &bot, Some("invalid_move"), &[]);
 }
 

@@ -625,7 +625,12 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 /// ([`plain_bot_memory_filters`]), or a build's, and a new user namespace
 /// ([`user_namespace_filter`], with the x32 numbers, which would pass it): in one of its own, a
 /// red team's plain bot without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit
-/// of 64. (The keeper's own namespaces, `super::mounts`, are made before.) Before 2026-12-07 it
+/// of 64. And a plain process's sockets ([`plain_socket_filters`]: no socket but a netlink one of
+/// the route family, unix stream pairs alone): without them a red team's plain bot and build
+/// without Landlock each held 223 MiB in the queues of unix datagram sockets it had bound, sent
+/// to by processes that then ended (each queue counted as one socket's worth, 0.55 MiB, about
+/// 55 MiB in all), under a limit of 64, and a datagram pair or named socket reaches its user's
+/// sessions. (The keeper's own namespaces, `super::mounts`, are made before.) Before 2026-12-07 it
 /// got `clone3`'s refusal alone of [`filter`]'s (they came in one at a time, for what a red team
 /// had done; nothing here needs Landlock for them to hold): a build without Landlock went around
 /// [`splice_lock`] with io_uring's `IORING_OP_SPLICE`, and held 518 MiB of a deleted file's pages
@@ -637,7 +642,8 @@ pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
         plain_bot_memory_filters()
     };
     let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
-    namespaces.chain(system_v_filter()).chain(memory).chain(seccomp_lock()).collect()
+    let sockets = plain_socket_filters();
+    namespaces.chain(system_v_filter()).chain(sockets).chain(memory).chain(seccomp_lock()).collect()
 }
 
 /// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
@@ -1101,8 +1107,9 @@ mod tests {
         assert!(super::landlock_lock().is_some_and(|f| !f.is_empty()));
         let memory = super::uncounted_memory_filters().len();
         assert_eq!(memory, 9);
-        // (The box's refusals, user namespaces, SysV; the x32 numbers on x86_64.)
-        let unconfined = 3 + usize::from(cfg!(target_arch = "x86_64"));
+        // (The box's refusals, user namespaces, SysV, the plain sockets' two; the x32 numbers on
+        // x86_64.)
+        let unconfined = 3 + 2 + usize::from(cfg!(target_arch = "x86_64"));
         assert_eq!(super::plain_build_memory_filter().len(), 12);
         // (Each summed list ends with the seccomp lock.)
         // (A build's lists hold the session lock too.)
