@@ -173,11 +173,21 @@ fn counts_all_the_stderr_a_bot_leaves_in_its_pipe() {
     // A bot that fills a pipe of 1 MiB and quits: its match ends at once, with 960 KiB past the
     // log still in the pipe, which the throttle (4 MiB/s) would take 234 ms to read. Once the
     // bot is gone the rest is read unthrottled, so the count in the log is exact.
-    let dir = tempfile::tempdir().unwrap();
     let spill = format!("{} spill-stderr {}", bin("zoo-attack"), 1 << 20);
-    let (r, replay) = duel(dir.path(), "fire.txt", &FAST, [&spill, &bin("greedy")]);
-    assert_eq!(player(&r, 0).2.as_deref(), Some("crash"), "it quits without answering: {r}");
-    let log = std::fs::read_to_string(replay.with_extension("log")).unwrap();
+    let run = duel_with(&spill, &bin("greedy"), &FAST);
+    let r = &run.result;
+    assert_eq!(player(r, 0).2.as_deref(), Some("crash"), "it quits without answering: {r}");
+    let log = run.log;
+    // (Where no memory cgroup holds a bot, an arena that is not root's, it may not grow a pipe:
+    // see `cannot_make_uncounted_kernel_objects_where_no_memory_cgroup_holds_it`. Its pipe then
+    // holds no more than the log keeps: nothing to count here.)
+    if !memory_cgroup(&run.stderr) {
+        assert!(log.contains("spill-stderr: the pipe could not be enlarged"), "{log}");
+        eprintln!(
+            "counts_all_the_stderr_a_bot_leaves_in_its_pipe: no pipe of 1 MiB where no memory cgroup holds the bot"
+        );
+        return;
+    }
     let dropped = (1 << 20) - 64 * 1024;
     assert!(
         log.contains(&format!("\n[arena: {dropped} more bytes of stderr dropped]\n")),

@@ -317,12 +317,16 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "nap" => std::thread::sleep(Duration::from_millis(arg(1).parse().unwrap_or(1000))),
         "spill-stderr" => {
             // Not an attack: enlarges its stderr pipe to BYTES, fills it and quits at once, so
-            // that its match ends while the arena still has all of it to read.
+            // that its match ends while the arena still has all of it to read. Where it may not
+            // enlarge it (no memory cgroup holds it), it says so and quits.
             let bytes: usize = arg(1).parse().unwrap_or(1 << 20);
             // SAFETY: fcntl on this process's own stderr.
             let size = unsafe { libc::fcntl(2, libc::F_SETPIPE_SZ, bytes as libc::c_int) };
-            let why = std::io::Error::last_os_error();
-            assert!(size >= 0 && size as usize >= bytes, "the pipe could not be enlarged to {bytes} bytes: {why}");
+            if size < 0 || (size as usize) < bytes {
+                let why = std::io::Error::last_os_error();
+                eprintln!("spill-stderr: the pipe could not be enlarged to {bytes} bytes: {why}");
+                std::process::exit(0);
+            }
             let _ = std::io::stderr().write_all(&vec![b'y'; bytes]);
             std::process::exit(0);
         }
