@@ -38,7 +38,8 @@ Processes (``multiprocessing``, ``concurrent.futures.ProcessPoolExecutor``): whe
 counts a bot's memory without a cgroup (a plain bot, or a box of an arena that is not root)
 it refuses ``sendmsg``, through which the ``forkserver`` start method, Python 3.14's default
 on Linux, hands descriptors to its server: it fails there with ``OSError: [Errno 38]`` (at
-``reduction.sendfds``). Call ``multiprocessing.set_start_method("fork")`` once, first thing
+``reduction.sendfds``), or, in a plain bot, which may make no unix socket of its own, earlier
+with ``OSError: [Errno 97]`` (its server's listener). Call ``multiprocessing.set_start_method("fork")`` once, first thing
 (or pass ``mp_context=multiprocessing.get_context("fork")`` to a pool).
 """
 
