@@ -1841,6 +1841,23 @@ fn probe_built_by_nobody(name: &str, source: &str, calls: &[&str]) -> Vec<String
     said
 }
 
+/// The probe `name` built as a build whose memory the arena sums: plain with Landlock (where the
+/// kernel has it) and without, and in a box of an arena run as nobody, without a memory cgroup
+/// (root only): each says `refused` of `calls`. Returns what it says with the sandbox off, the
+/// control's, for the caller to check.
+fn summed_builds_say(name: &str, source: &str, calls: &[&str], refused: &[String]) -> Vec<String> {
+    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build(name, source, calls, sandbox, env);
+    if landlock_abi() >= 1 {
+        assert_eq!(said("plain", &[]), refused, "{name}: with Landlock");
+    }
+    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "{name}: without");
+    if as_root() {
+        let boxed = probe_built_by_nobody(name, source, calls);
+        assert_eq!(boxed, refused, "{name}: in a box without a memory cgroup");
+    }
+    said("none", &[])
+}
+
 /// A build whose memory the arena sums made netlink sockets of the route family: what the kernel
 /// answers to a dump request, never read, is in no process's set nor any socket meter's (a red
 /// team's 40 processes with 1,000 such sockets each held 1.75 GiB under a `build_memory_mb` of
@@ -1852,20 +1869,9 @@ fn probe_built_by_nobody(name: &str, source: &str, calls: &[&str]) -> Vec<String
 #[test]
 fn a_summed_build_cannot_hold_memory_in_netlink_sockets_or_resized_pipes() {
     let calls = ["netlink", "pipesize"];
-    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("uncounted", UNCOUNTED_C, &calls, sandbox, env);
     let refused = [format!("netlink-{}", libc::EAFNOSUPPORT), format!("pipesize-{}", libc::EPERM)];
-    if landlock_abi() >= 1 {
-        assert_eq!(said("plain", &[]), refused, "with Landlock");
-    }
-    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
-    if as_root() {
-        assert_eq!(
-            probe_built_by_nobody("uncounted", UNCOUNTED_C, &calls),
-            refused,
-            "in a box without a memory cgroup"
-        );
-    }
-    assert_eq!(said("none", &[]), ["netlink-ok", "pipesize-ok"], "the control, without the sandbox");
+    let control = summed_builds_say("uncounted", UNCOUNTED_C, &calls, &refused);
+    assert_eq!(control, ["netlink-ok", "pipesize-ok"], "the control, without the sandbox");
 }
 
 /// The start of a probe build's C source ([`SPLICE_C`] and those like it): `say(what, done)`
@@ -1924,16 +1930,9 @@ int main(void) {
 #[test]
 fn a_summed_build_cannot_splice_a_files_pages_into_its_pipes() {
     let calls = ["sendfile", "splice", "tee"];
-    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("splice", SPLICE_C, &calls, sandbox, env);
     let refused: Vec<String> = ["sendfile", "splice", "tee"].iter().map(|c| format!("{c}-{}", libc::EINVAL)).collect();
-    if landlock_abi() >= 1 {
-        assert_eq!(said("plain", &[]), refused, "with Landlock");
-    }
-    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
-    if as_root() {
-        assert_eq!(probe_built_by_nobody("splice", SPLICE_C, &calls), refused, "in a box without a memory cgroup");
-    }
-    assert_eq!(said("none", &[]), ["sendfile-ok", "splice-ok", "tee-ok"], "the control, without the sandbox");
+    let control = summed_builds_say("splice", SPLICE_C, &calls, &refused);
+    assert_eq!(control, ["sendfile-ok", "splice-ok", "tee-ok"], "the control, without the sandbox");
 }
 
 /// Asks for an inotify instance (`inotify_init1`, and `inotify_init` where there is one), watches
@@ -2368,22 +2367,13 @@ int main(int argc, char **argv) {
 #[test]
 fn a_summed_build_cannot_send_descriptors_away_over_a_unix_socket() {
     let calls = ["socketpair", "sendmsg", "sendmmsg", "sent"];
-    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("fdpass", FD_PASSING_C, &calls, sandbox, env);
     let refused = [
         format!("sendmmsg-{}", libc::ENOSYS),
         format!("sendmsg-{}", libc::ENOSYS),
         "sent-0x200".to_string(),
         "socketpair-ok".to_string(),
     ];
-    if landlock_abi() >= 1 {
-        assert_eq!(said("plain", &[]), refused, "with Landlock");
-    }
-    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
-    if as_root() {
-        let boxed = probe_built_by_nobody("fdpass", FD_PASSING_C, &calls);
-        assert_eq!(boxed, refused, "in a box without a memory cgroup");
-    }
-    let control = said("none", &[]);
+    let control = summed_builds_say("fdpass", FD_PASSING_C, &calls, &refused);
     assert_eq!(control, ["sendmmsg-ok", "sendmsg-ok", "sent-500x200", "socketpair-ok"], "the control");
 }
 
@@ -2434,18 +2424,9 @@ int main(void) {
 #[test]
 fn a_summed_build_cannot_make_landlock_rulesets() {
     let calls = ["llabi", "llrestrict", "llrule", "llruleset"];
-    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("landlock", LANDLOCK_C, &calls, sandbox, env);
     let refused: Vec<String> = calls.iter().map(|c| format!("{c}-{}", libc::ENOSYS)).collect();
+    let control = summed_builds_say("landlock", LANDLOCK_C, &calls, &refused);
     if landlock_abi() >= 1 {
-        assert_eq!(said("plain", &[]), refused, "with Landlock");
-    }
-    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
-    if as_root() {
-        let boxed = probe_built_by_nobody("landlock", LANDLOCK_C, &calls);
-        assert_eq!(boxed, refused, "in a box without a memory cgroup");
-    }
-    if landlock_abi() >= 1 {
-        let control = said("none", &[]);
         assert_eq!(control, ["llabi-ok", "llrestrict-ok", "llrule-ok", "llruleset-ok"], "the control");
     } else {
         eprintln!("no control: this kernel has no Landlock");
@@ -2483,17 +2464,9 @@ int main(void) {
 #[test]
 fn a_summed_build_cannot_install_seccomp_filters() {
     let calls = ["prseccomp", "seccomp"];
-    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("seccomp", SECCOMP_C, &calls, sandbox, env);
     let refused: Vec<String> = calls.iter().map(|c| format!("{c}-{}", libc::EINVAL)).collect();
-    if landlock_abi() >= 1 {
-        assert_eq!(said("plain", &[]), refused, "with Landlock");
-    }
-    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
-    if as_root() {
-        let boxed = probe_built_by_nobody("seccomp", SECCOMP_C, &calls);
-        assert_eq!(boxed, refused, "in a box without a memory cgroup");
-    }
-    assert_eq!(said("none", &[]), ["prseccomp-ok", "seccomp-ok"], "the control");
+    let control = summed_builds_say("seccomp", SECCOMP_C, &calls, &refused);
+    assert_eq!(control, ["prseccomp-ok", "seccomp-ok"], "the control");
 }
 
 /// Reads its autogroup's nice value (`/proc/self/autogroup`, "/autogroup-N nice V") and says it
@@ -2599,17 +2572,9 @@ int main(void) {
 #[test]
 fn a_summed_build_cannot_make_posix_timers() {
     let calls = ["timeout", "timer"];
-    let said = |sandbox: &str, env: &[(&str, &str)]| probe_build("timer", TIMER_C, &calls, sandbox, env);
     let refused = ["timeout-124".to_string(), format!("timer-{}", libc::ENOSYS)];
-    if landlock_abi() >= 1 {
-        assert_eq!(said("plain", &[]), refused, "with Landlock");
-    }
-    assert_eq!(said("plain", &[("ARENA_PLAIN_WITHOUT_LANDLOCK", "1")]), refused, "without");
-    if as_root() {
-        let boxed = probe_built_by_nobody("timer", TIMER_C, &calls);
-        assert_eq!(boxed, refused, "in a box without a memory cgroup");
-    }
-    assert_eq!(said("none", &[]), ["timeout-124", "timer-ok"], "the control");
+    let control = summed_builds_say("timer", TIMER_C, &calls, &refused);
+    assert_eq!(control, ["timeout-124", "timer-ok"], "the control");
 }
 
 /// Forks its second argument's processes, each of which, as its first argument says, makes
