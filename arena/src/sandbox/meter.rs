@@ -127,11 +127,17 @@ pub(super) fn unseen_of(pids: &[i32], denied: impl Fn(i32, i32) -> bool) -> Opti
 /// (`/proc/PID/fd` where `tid` is `pid`, `/proc/PID/task/TID/fd` otherwise): `EACCES` or
 /// `EPERM`.
 pub(super) fn fd_denied(pid: i32, tid: i32) -> bool {
-    let dir = match pid == tid {
-        true => format!("/proc/{pid}/fd"),
-        false => format!("/proc/{pid}/task/{tid}/fd"),
-    };
+    let dir = format!("{}/fd", task_dir(pid, tid));
     std::fs::File::open(dir).is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied)
+}
+
+/// The /proc folder of thread `tid` of process `pid`: `/proc/PID` where `tid` is `pid` (the
+/// process's own), `/proc/PID/task/TID` otherwise.
+pub(super) fn task_dir(pid: i32, tid: i32) -> String {
+    match pid == tid {
+        true => format!("/proc/{pid}"),
+        false => format!("/proc/{pid}/task/{tid}"),
+    }
 }
 
 /// `root` and every process below it.

@@ -321,10 +321,7 @@ impl Descriptors {
     /// no file, and the locks and epoll watches its `fdinfo` lists; whether it could be read and
     /// named any descriptor. A table refused is recorded ([`Descriptors::refused`]).
     fn walk(&mut self, pid: i32, tid: i32) -> bool {
-        let task = match pid == tid {
-            true => format!("/proc/{pid}"),
-            false => format!("/proc/{pid}/task/{tid}"),
-        };
+        let task = super::meter::task_dir(pid, tid);
         let fds = match std::fs::read_dir(format!("{task}/fd")) {
             Ok(fds) => fds,
             Err(e) => {
