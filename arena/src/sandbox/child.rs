@@ -883,13 +883,22 @@ pub(super) unsafe fn lower_priority() {
     // (Unread, as where the kernel has no autogroups: the arena's is taken as 0.)
     let own = autogroup_nice(c"/proc/self/autogroup").unwrap_or(0);
     AUTOGROUP_NICE.store(lowered(own), Ordering::SeqCst);
-    // (getpriority may return -1 as a nice value: errno tells its failure.)
-    *libc::__errno_location() = 0;
-    let now = libc::getpriority(libc::PRIO_PROCESS, 0);
-    if now == -1 && *libc::__errno_location() != 0 {
-        return;
+    if let Some(now) = nice_of(0) {
+        libc::setpriority(libc::PRIO_PROCESS, 0, lowered(now));
     }
-    libc::setpriority(libc::PRIO_PROCESS, 0, lowered(now));
+}
+
+/// The nice value of the process `pid` (0: the calling one), or `None` where it cannot be read
+/// (no such process). `getpriority` may return -1 as a nice value: this thread's `errno`, cleared
+/// before, tells its failure. Async-signal-safe (raw system calls, nothing allocated): for the
+/// forked child before `exec` as for the arena.
+pub(super) fn nice_of(pid: libc::pid_t) -> Option<c_int> {
+    // SAFETY: errno is this thread's; getpriority has no memory preconditions.
+    unsafe {
+        *libc::__errno_location() = 0;
+        let nice = libc::getpriority(libc::PRIO_PROCESS, pid as libc::id_t);
+        (nice != -1 || *libc::__errno_location() == 0).then_some(nice)
+    }
 }
 
 /// A nice value `nice` lowered by [`BUILD_NICENESS`]: 19 at most, the lowest there is.

@@ -2760,15 +2760,7 @@ fn running(fd: &OwnedFd) -> bool {
 /// read, nor where the arena's value is the lowest priority already (19).
 fn not_niced(pid: i32, session: Option<i32>) -> Vec<String> {
     let mut said = Vec::new();
-    let nice = |who: i32| {
-        // SAFETY: errno is this thread's; getpriority has no memory preconditions.
-        unsafe {
-            *libc::__errno_location() = 0;
-            let n = libc::getpriority(libc::PRIO_PROCESS, who as libc::id_t);
-            (n != -1 || *libc::__errno_location() == 0).then_some(n)
-        }
-    };
-    if let (Some(own), Some(its)) = (nice(0), nice(pid)) {
+    if let (Some(own), Some(its)) = (child::nice_of(0), child::nice_of(pid)) {
         if its <= own && own < 19 {
             said.push(format!(
                 "a build runs at the arena's priority, not a lower one (its nice value {its}, the arena's {own}: it \
@@ -3516,8 +3508,7 @@ mod tests {
     /// runs at the arena's own (as builds did before).
     #[test]
     fn a_build_runs_at_a_lower_priority_than_the_arena() {
-        // SAFETY: getpriority has no memory preconditions.
-        let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let own = child::nice_of(0).expect("the test's own nice value");
         if own >= 19 {
             eprintln!("the arena runs at the lowest priority already ({own}): no build can run lower");
             return;
@@ -3564,8 +3555,7 @@ mod tests {
     /// said before). The control: one lowered as a build's keeper lowers itself is not.
     #[test]
     fn a_build_left_at_the_arena_s_priority_is_said_to_be() {
-        // SAFETY: getpriority has no memory preconditions.
-        if unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) } >= 19 {
+        if child::nice_of(0).expect("the test's own nice value") >= 19 {
             eprintln!("the arena runs at the lowest priority already: nothing can be lower");
             return;
         }
