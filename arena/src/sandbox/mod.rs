@@ -551,8 +551,14 @@ impl Sandbox {
             sandbox.box_root = dir;
             sandbox._fresh_root = fresh.map(std::sync::Arc::new);
         });
+        // (Whether a bot's box has a memory cgroup that holds all its memory, as the probe's box
+        // had: said in the report below, for the tests that expect what such a box does.)
+        let mut memory_held = false;
         match made.and_then(|()| sandbox.probe()) {
-            Ok(()) => sandbox.boxed = true,
+            Ok(held) => {
+                sandbox.boxed = true;
+                memory_held = held;
+            }
             Err(e) => {
                 sandbox.missing.push(format!(
                     "no box: {e}; bots run as plain processes with resource limits, confined by Landlock where the \
@@ -563,7 +569,7 @@ impl Sandbox {
             }
         }
         let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
-        tracing::debug!(boxed = sandbox.boxed, cgroups = ?controllers, "sandbox");
+        tracing::debug!(boxed = sandbox.boxed, memory_held, cgroups = ?controllers, "sandbox");
         let quota = sandbox.limits.cpus > 0;
         for (controller, without, wanted) in [
             ("memory", "memory is limited per process and watched by the arena, not enforced per box", true),
@@ -671,16 +677,18 @@ impl Sandbox {
         Isolation { boxed: self.boxed, missing: self.missing.clone() }
     }
 
-    /// Makes one box running `true`, to learn whether boxes work here.
-    fn probe(&self) -> Result<(), String> {
+    /// Makes one box running `true`, to learn whether boxes work here, and whether a bot's box
+    /// has a memory cgroup that holds all its memory (`BoxGroup::holds_memory`).
+    fn probe(&self) -> Result<bool, String> {
         let words = ["true".to_string()];
         let launch = Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
         let (mut command, handle) = self.boxed_command(&launch, &self.limits).map_err(|e| e.to_string())?;
         command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
         let status = command.status().map_err(|e| StartFault::readable(e).to_string());
+        let held = handle.group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
         handle.release();
         match status? {
-            s if s.success() => Ok(()),
+            s if s.success() => Ok(held),
             s => Err(format!("a test box ended with {s}")),
         }
     }
