@@ -897,12 +897,33 @@ fn a_bot_whose_memory_is_summed_cannot_hold_epoll_watches_past_its_limit() {
 }
 
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes with a
-/// memory cgroup (a root arena where the system has one), as its sandbox reported it
-/// (`sandbox boxed=… cgroups=[…]`).
+/// memory cgroup that holds all their memory (a root arena where the system has one, counting
+/// swap in it or on a machine without swap: the sandbox's `holds_memory`, on which its refusals
+/// turn), as its sandbox reported it (`sandbox boxed=… memory_held=… cgroups=[…]`). A memory
+/// cgroup alone is not enough: on a machine with swap where the cgroup does not count it, a box
+/// at its limit is swapped out and plays on, as one without a cgroup.
 fn memory_cgroup(stderr: &str) -> bool {
     let report = stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r);
     let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {stderr}"));
-    report.starts_with("true ") && report.split_once("cgroups=").is_some_and(|(_, c)| c.contains("\"memory\""))
+    let held = report.split_whitespace().find_map(|field| field.strip_prefix("memory_held="));
+    let held = held.unwrap_or_else(|| panic!("the sandbox says whether its boxes' memory is held: {report}"));
+    report.starts_with("true ") && held == "true"
+}
+
+/// The sandbox's report is read for whether its boxes' memory is held, not for a memory cgroup
+/// alone. The control: a box with a memory cgroup that does not hold its memory (swap not counted,
+/// on a machine with swap) is not taken for one that does, as it was.
+#[test]
+fn the_report_says_whether_a_box_s_memory_is_held() {
+    let line = |boxed: bool, held: bool| {
+        format!(
+            "2026-12-07T09:00:00Z DEBUG arena::sandbox: sandbox boxed={boxed} memory_held={held} \
+             cgroups=[\"cpu\", \"cpuacct\", \"memory\", \"pids\"]\n"
+        )
+    };
+    assert!(memory_cgroup(&line(true, true)));
+    assert!(!memory_cgroup(&line(true, false)), "a memory cgroup that does not hold the memory");
+    assert!(!memory_cgroup(&line(false, false)), "no box");
 }
 
 /// Player `seat`'s failures in a replay, each with how its process ended (`null` for none).

@@ -873,59 +873,101 @@ pub(super) const BUILD_NICENESS: c_int = 10;
 /// its keeper is made: every process of the build inherits it (a nice value raised is allowed to
 /// any process, whatever its `RLIMIT_NICE`). Its failure stops no build, which runs on at the
 /// arena's priority: the arena sees that once it has started, and says so
-/// (`BoxHandle::started`), as nothing may be logged here.
+/// (`BoxHandle::started`), as nothing may be logged here. It also reads the nice value of the
+/// arena's autogroup, which the process is still in, for [`lower_autogroup`].
 ///
 /// # Safety
-/// In the forked child before `exec` (or any process): getpriority and setpriority alone.
+/// In the forked child before `exec` (or any process): raw system calls only.
 pub(super) unsafe fn lower_priority() {
     NICED.store(true, Ordering::SeqCst);
-    // (getpriority may return -1 as a nice value: errno tells its failure.)
-    *libc::__errno_location() = 0;
-    let now = libc::getpriority(libc::PRIO_PROCESS, 0);
-    if now == -1 && *libc::__errno_location() != 0 {
-        return;
+    // (Unread, as where the kernel has no autogroups: the arena's is taken as 0.)
+    let own = autogroup_nice(c"/proc/self/autogroup").unwrap_or(0);
+    AUTOGROUP_NICE.store(lowered(own), Ordering::SeqCst);
+    if let Some(now) = nice_of(0) {
+        libc::setpriority(libc::PRIO_PROCESS, 0, lowered(now));
     }
-    libc::setpriority(libc::PRIO_PROCESS, 0, now.saturating_add(BUILD_NICENESS).min(19));
+}
+
+/// The nice value of the process `pid` (0: the calling one), or `None` where it cannot be read
+/// (no such process). `getpriority` may return -1 as a nice value: this thread's `errno`, cleared
+/// before, tells its failure. Async-signal-safe (raw system calls, nothing allocated): for the
+/// forked child before `exec` as for the arena.
+pub(super) fn nice_of(pid: libc::pid_t) -> Option<c_int> {
+    // SAFETY: errno is this thread's; getpriority has no memory preconditions.
+    unsafe {
+        *libc::__errno_location() = 0;
+        let nice = libc::getpriority(libc::PRIO_PROCESS, pid as libc::id_t);
+        (nice != -1 || *libc::__errno_location() == 0).then_some(nice)
+    }
+}
+
+/// A nice value `nice` lowered by [`BUILD_NICENESS`]: 19 at most, the lowest there is.
+pub(super) fn lowered(nice: c_int) -> c_int {
+    nice.saturating_add(BUILD_NICENESS).min(19)
 }
 
 /// Set in a build's process by [`lower_priority`], before its keeper or box is made: its session
 /// is then lowered too (see [`lower_autogroup`]).
 static NICED: AtomicBool = AtomicBool::new(false);
 
-/// How often [`lower_autogroup`] asks, and how long it waits between two asks (ns): the kernel
-/// lets a process without `CAP_SYS_ADMIN` set an autogroup's nice value once every 100 ms, for
-/// the whole machine (`EAGAIN` otherwise).
-const AUTOGROUP_TRIES: usize = 12;
+/// The nice value a build's session gets (see [`lower_autogroup`]), set by [`lower_priority`].
+static AUTOGROUP_NICE: AtomicI32 = AtomicI32::new(BUILD_NICENESS);
+
+/// How long [`lower_autogroup`] may wait for the kernel to take a session's nice value, and how
+/// long it pauses between two asks (ns). The kernel lets a process without `CAP_SYS_ADMIN` (an
+/// arena that is not root, or its box's init) set an autogroup's nice value once every 100 ms,
+/// for the whole machine, and answers `EAGAIN` otherwise: builds started together take turns,
+/// ten a second. Asked 12 times 20 ms apart, as before, at most three of eight builds started at
+/// once were lowered (see the tests); 3 s covers some thirty at once, and delays a build's start
+/// by that much at most.
+pub(super) const AUTOGROUP_WAIT_NS: i64 = 3_000_000_000;
 const AUTOGROUP_PAUSE_NS: libc::c_long = 20_000_000;
 
-/// Lowers a build's session, just made (`setsid`: a build's keeper's, or its box's init's), by
-/// [`BUILD_NICENESS`], when [`lower_priority`] lowered the process (nothing otherwise: a bot's
-/// session keeps the arena's share). Where the kernel groups processes by session for the
-/// scheduler (`CONFIG_SCHED_AUTOGROUP`, `/proc/sys/kernel/sched_autogroup_enabled`), each session
-/// is an autogroup, and autogroups share the CPU as equals whatever the nice values of their
-/// processes: a build of nice 10 in a session of its own had as much of the CPU as the arena's
-/// whole session. Its autogroup's own nice value (`/proc/self/autogroup`, which a process may
-/// raise without privilege) puts it back below the arena's. (A build's processes may not make
-/// sessions, and autogroups, of their own: see `syscalls::session_lock`.) A plain build's keeper
+/// Lowers a build's session, just made (`setsid`: a build's keeper's, or its box's init's), when
+/// [`lower_priority`] lowered the process (nothing otherwise: a bot's session keeps the arena's
+/// share). Where the kernel groups processes by session for the scheduler
+/// (`CONFIG_SCHED_AUTOGROUP`, `/proc/sys/kernel/sched_autogroup_enabled`), each session is an
+/// autogroup, and autogroups share the CPU as equals whatever the nice values of their processes:
+/// a build of nice 10 in a session of its own had as much of the CPU as the arena's whole
+/// session. Its autogroup's own nice value (`/proc/self/autogroup`, which a process may raise
+/// without privilege) puts it back below the arena's: the arena's autogroup's nice value plus
+/// [`BUILD_NICENESS`] (19 at most), as a build's processes get the arena's nice value plus as
+/// much. Not 10 outright: the weights of autogroups are relative, and an arena whose own session
+/// was niced (an autogroup at 10 or more) would have a build's as high as its own, or higher;
+/// one raised (below 0, by root) keeps its builds 10 below it, as their processes. (A new
+/// session's autogroup starts at 0, whatever the arena's; a build's processes may make no
+/// session, and no autogroup, of their own: see `syscalls::session_lock`.) A plain build's keeper
 /// runs in a mount namespace whose mounts are all read-only already (see `super::mounts`), `/proc`
 /// with them: it writes through a copy of `/proc`'s mount made writable, detached, seen by no one
-/// and dropped at once (it still holds its namespace's `CAP_SYS_ADMIN` then). Failures stop
-/// nothing (no autogroups, a `/proc` that cannot be written): the build runs on in an autogroup of
-/// the arena's priority, as before.
+/// and dropped at once (it still holds its namespace's `CAP_SYS_ADMIN` then). The kernel takes
+/// one such write a tenth of a second from processes without `CAP_SYS_ADMIN`: it asks again
+/// until [`AUTOGROUP_WAIT_NS`] have passed. Failures stop nothing (no autogroups, a `/proc` that
+/// cannot be written, too many builds at once): the build runs on in an autogroup of the arena's
+/// priority, as before, and the arena says so (`BoxHandle::started`).
 ///
 /// # Safety
 /// In the forked child before `exec`: raw system calls only.
-unsafe fn lower_autogroup() {
-    if !NICED.load(Ordering::SeqCst) {
-        return;
+pub(super) unsafe fn lower_autogroup() {
+    if NICED.load(Ordering::SeqCst) {
+        set_autogroup_nice(AUTOGROUP_NICE.load(Ordering::SeqCst), AUTOGROUP_WAIT_NS);
     }
-    let nice = [b'0' + (BUILD_NICENESS / 10) as u8, b'0' + (BUILD_NICENESS % 10) as u8];
+}
+
+/// Sets the calling process's autogroup's nice value to `nice` (-20 to 19), asking again while
+/// the kernel answers `EAGAIN`, for `wait_ns` at most (see [`lower_autogroup`]).
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn set_autogroup_nice(nice: c_int, wait_ns: i64) {
+    let mut text = [0u8; 3];
+    let text = nice_text(nice, &mut text);
+    let deadline = monotonic_ns().saturating_add(wait_ns);
     let mut proc: c_int = -1;
-    for _ in 0..AUTOGROUP_TRIES {
+    loop {
         let written = if proc >= 0 {
-            write_file_at(proc, c"self/autogroup", &nice)
+            write_file_at(proc, c"self/autogroup", text)
         } else {
-            write_file_at(libc::AT_FDCWD, c"/proc/self/autogroup", &nice)
+            write_file_at(libc::AT_FDCWD, c"/proc/self/autogroup", text)
         };
         match written.map_err(|e| e.raw_os_error()) {
             Err(Some(libc::EROFS)) if proc < 0 => {
@@ -934,7 +976,7 @@ unsafe fn lower_autogroup() {
                     break;
                 }
             }
-            Err(Some(libc::EAGAIN)) => {
+            Err(Some(libc::EAGAIN)) if monotonic_ns() < deadline => {
                 let pause = libc::timespec { tv_sec: 0, tv_nsec: AUTOGROUP_PAUSE_NS };
                 libc::nanosleep(&pause, std::ptr::null_mut());
             }
@@ -944,6 +986,65 @@ unsafe fn lower_autogroup() {
     if proc >= 0 {
         libc::close(proc);
     }
+}
+
+/// `nice` (-20 to 19, clamped) in decimal, written into `text`, allocating nothing.
+fn nice_text(nice: c_int, text: &mut [u8; 3]) -> &[u8] {
+    let nice = nice.clamp(-20, 19);
+    let mut len = 0;
+    if nice < 0 {
+        text[0] = b'-';
+        len = 1;
+    }
+    let abs = nice.unsigned_abs() as u8;
+    if abs >= 10 {
+        text[len] = b'0' + abs / 10;
+        len += 1;
+    }
+    text[len] = b'0' + abs % 10;
+    &text[..=len]
+}
+
+/// The monotonic clock, in ns (0 where it cannot be read).
+///
+/// # Safety
+/// Raw system calls only.
+unsafe fn monotonic_ns() -> i64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now);
+    now.tv_sec.saturating_mul(1_000_000_000).saturating_add(now.tv_nsec)
+}
+
+/// The nice value of the autogroup that an autogroup file (`/proc/PID/autogroup`) shows, or
+/// `None` where it cannot be read (no such process, a kernel without autogroups).
+///
+/// # Safety
+/// Raw system calls only (allocates nothing).
+pub(super) unsafe fn autogroup_nice(path: &CStr) -> Option<c_int> {
+    let fd = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return None;
+    }
+    let mut text = [0u8; 64];
+    let n = libc::read(fd, text.as_mut_ptr().cast(), text.len());
+    libc::close(fd);
+    parse_autogroup_nice(text.get(..usize::try_from(n).ok()?)?)
+}
+
+/// The nice value in an autogroup file's text ("/autogroup-N nice K"), allocating nothing.
+pub(super) fn parse_autogroup_nice(text: &[u8]) -> Option<c_int> {
+    let at = text.windows(6).position(|w| w == b" nice ")? + 6;
+    let rest = &text[at..];
+    let (negative, rest) = match rest.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, rest),
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let value = rest[..digits].iter().fold(0, |n, d| n * 10 + c_int::from(d - b'0'));
+    Some(if negative { -value } else { value })
 }
 
 /// A copy of `/proc`'s mount, detached and writable (`open_tree`, then `mount_setattr` clearing
@@ -1436,5 +1537,96 @@ mod tests {
         // The control: without the limit, a user namespace is made within the box's.
         assert_eq!(control, 0);
         assert_eq!(nested_user_namespace(true), Some(libc::ENOSPC));
+    }
+
+    /// Whether the kernel groups processes by session for the scheduler (autogroups): `Err`
+    /// with the reason where it does not.
+    fn autogroups() -> Result<(), String> {
+        match std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled") {
+            Ok(on) if on.trim() == "1" => Ok(()),
+            Ok(_) => Err("sched_autogroup_enabled is 0".to_string()),
+            Err(e) => Err(format!("no /proc/sys/kernel/sched_autogroup_enabled ({e})")),
+        }
+    }
+
+    /// Forks `children` children that, at one moment, each in a session (an autogroup) of its own
+    /// and without `CAP_SYS_ADMIN` (as an arena that is not root, or its box's init), set their
+    /// autogroup's nice value to 10 (`set_autogroup_nice`, waiting `wait_ns` at most): how many
+    /// read 10 in their `/proc/self/autogroup` after, and how long the last took.
+    fn autogroups_lowered(children: usize, wait_ns: i64) -> (usize, std::time::Duration) {
+        // (A moment to start at, not a pipe: a child another test forks meanwhile would hold the
+        // pipe's end open.)
+        // SAFETY: clock_gettime only.
+        let go = unsafe { super::monotonic_ns() } + 300_000_000;
+        let at = libc::timespec { tv_sec: (go / 1_000_000_000) as libc::time_t, tv_nsec: (go % 1_000_000_000) as _ };
+        let mut pids = Vec::with_capacity(children);
+        for _ in 0..children {
+            // SAFETY: the child makes raw system calls only (on data made before the fork), then exits.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                // SAFETY: as above.
+                unsafe {
+                    if libc::setsid() < 0 || super::drop_capabilities().is_err() {
+                        libc::_exit(3);
+                    }
+                    while libc::clock_nanosleep(libc::CLOCK_MONOTONIC, libc::TIMER_ABSTIME, &at, std::ptr::null_mut())
+                        != 0
+                    {}
+                    super::set_autogroup_nice(10, wait_ns);
+                    let lowered = super::autogroup_nice(c"/proc/self/autogroup") == Some(10);
+                    libc::_exit(if lowered { 0 } else { 1 });
+                }
+            }
+            assert!(pid > 0, "fork: {}", std::io::Error::last_os_error());
+            pids.push(pid);
+        }
+        let mut lowered = 0;
+        for pid in pids {
+            let mut status = 0;
+            // SAFETY: waits for a child of ours.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            match libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)) {
+                Some(0) => lowered += 1,
+                Some(1) => {}
+                other => panic!("a child failed: {other:?} (3: its session or its capabilities)"),
+            }
+        }
+        // SAFETY: clock_gettime only.
+        let took = unsafe { super::monotonic_ns() } - go;
+        (lowered, std::time::Duration::from_nanos(took.max(0) as u64))
+    }
+
+    /// Builds started together each get their session lowered, though the kernel takes one
+    /// autogroup's nice value a tenth of a second from a process without `CAP_SYS_ADMIN`: eight
+    /// at once, each asking again for up to `AUTOGROUP_WAIT_NS`. The control: asked 12 times
+    /// 20 ms apart (240 ms), as before, some are left at the arena's priority.
+    #[test]
+    fn builds_started_together_all_get_their_session_lowered() {
+        if let Err(why) = autogroups() {
+            eprintln!("no autogroups here ({why}): a session's nice value changes nothing, not checked");
+            return;
+        }
+        let children = 8;
+        let (lowered, took) = autogroups_lowered(children, super::AUTOGROUP_WAIT_NS);
+        eprintln!("{lowered} of {children} lowered at once in {took:?}");
+        assert_eq!(lowered, children, "every session lowered, in {took:?}");
+        let (control, took) = autogroups_lowered(children, 240_000_000);
+        eprintln!("the control: {control} of {children} lowered in {took:?}");
+        assert!(control < children, "the control: asked for 240 ms, some are left ({control} lowered)");
+    }
+
+    /// An autogroup's nice value is read from its file, and written as the kernel reads it.
+    #[test]
+    fn an_autogroup_s_nice_value_is_read_and_written() {
+        assert_eq!(super::parse_autogroup_nice(b"/autogroup-560525 nice 0\n"), Some(0));
+        assert_eq!(super::parse_autogroup_nice(b"/autogroup-7 nice 19\n"), Some(19));
+        assert_eq!(super::parse_autogroup_nice(b"/autogroup-7 nice -20\n"), Some(-20));
+        assert_eq!(super::parse_autogroup_nice(b"/autogroup-7 nice \n"), None);
+        assert_eq!(super::parse_autogroup_nice(b""), None);
+        let mut text = [0u8; 3];
+        for (nice, said) in [(0, "0"), (10, "10"), (19, "19"), (-5, "-5"), (-20, "-20"), (25, "19"), (-30, "-20")] {
+            assert_eq!(super::nice_text(nice, &mut text), said.as_bytes(), "{nice}");
+        }
+        assert_eq!((super::lowered(0), super::lowered(5), super::lowered(12), super::lowered(-15)), (10, 15, 19, -5));
     }
 }

@@ -551,8 +551,14 @@ impl Sandbox {
             sandbox.box_root = dir;
             sandbox._fresh_root = fresh.map(std::sync::Arc::new);
         });
+        // (Whether a bot's box has a memory cgroup that holds all its memory, as the probe's box
+        // had: said in the report below, for the tests that expect what such a box does.)
+        let mut memory_held = false;
         match made.and_then(|()| sandbox.probe()) {
-            Ok(()) => sandbox.boxed = true,
+            Ok(held) => {
+                sandbox.boxed = true;
+                memory_held = held;
+            }
             Err(e) => {
                 sandbox.missing.push(format!(
                     "no box: {e}; bots run as plain processes with resource limits, confined by Landlock where the \
@@ -563,7 +569,7 @@ impl Sandbox {
             }
         }
         let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
-        tracing::debug!(boxed = sandbox.boxed, cgroups = ?controllers, "sandbox");
+        tracing::debug!(boxed = sandbox.boxed, memory_held, cgroups = ?controllers, "sandbox");
         let quota = sandbox.limits.cpus > 0;
         for (controller, without, wanted) in [
             ("memory", "memory is limited per process and watched by the arena, not enforced per box", true),
@@ -671,16 +677,18 @@ impl Sandbox {
         Isolation { boxed: self.boxed, missing: self.missing.clone() }
     }
 
-    /// Makes one box running `true`, to learn whether boxes work here.
-    fn probe(&self) -> Result<(), String> {
+    /// Makes one box running `true`, to learn whether boxes work here, and whether a bot's box
+    /// has a memory cgroup that holds all its memory (`BoxGroup::holds_memory`).
+    fn probe(&self) -> Result<bool, String> {
         let words = ["true".to_string()];
         let launch = Launch { words: &words, folder: None, env: &[], build: false, read_only: &[] };
         let (mut command, handle) = self.boxed_command(&launch, &self.limits).map_err(|e| e.to_string())?;
         command.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
         let status = command.status().map_err(|e| StartFault::readable(e).to_string());
+        let held = handle.group.as_ref().is_some_and(cgroup::BoxGroup::holds_memory);
         handle.release();
         match status? {
-            s if s.success() => Ok(()),
+            s if s.success() => Ok(held),
             s => Err(format!("a test box ended with {s}")),
         }
     }
@@ -2427,7 +2435,15 @@ impl BoxHandle {
         self.leader = Some(pid);
         self.main = Some(pid);
         if self.niced {
-            say_if_not_niced(pid);
+            // (A box's session is its init's, the supervisor's child; a plain build's, its
+            // keeper's, the process spawned.)
+            let session = if self.boxed { meter::first_child(pid) } else { Some(pid) };
+            for said in not_niced(pid, session) {
+                tracing::warn!(
+                    pid,
+                    "{said}: on a loaded machine, the look at its memory may wait for the CPU behind it"
+                );
+            }
         }
         if self.kept {
             // (Spawning returns once the bot has started: the keeper has forked it.)
@@ -2743,30 +2759,38 @@ fn running(fd: &OwnedFd) -> bool {
     unsafe { libc::poll(&mut poll, 1, 0) == 0 }
 }
 
-/// Says (a warning) where a build's spawned process `pid` runs at no lower priority than the
-/// arena's: its lowering failed (see `child::lower_priority`), and on a loaded machine the look
-/// at its memory may wait for the CPU behind it. Nothing where either cannot be read, or the
-/// arena runs at the lowest priority already.
-fn say_if_not_niced(pid: i32) {
-    let nice = |who: i32| {
-        // SAFETY: errno is this thread's; getpriority has no memory preconditions.
-        unsafe {
-            *libc::__errno_location() = 0;
-            let n = libc::getpriority(libc::PRIO_PROCESS, who as libc::id_t);
-            (n != -1 || *libc::__errno_location() == 0).then_some(n)
-        }
-    };
-    if let (Some(own), Some(its)) = (nice(0), nice(pid)) {
+/// What of a build's lowering failed, in words: its spawned process `pid` runs at no lower
+/// priority than the arena (its nice value, see `child::lower_priority`); where the kernel groups
+/// processes by session for the scheduler (autogroups, `/proc/sys/kernel/sched_autogroup_enabled`
+/// 1), the autogroup of `session` (the process whose session the build runs in) has no higher
+/// nice value than the arena's own (`/proc/PID/autogroup`, see `child::lower_autogroup`), and
+/// the build shares the CPU with the arena's whole session as an equal. Nothing of what cannot be
+/// read, nor where the arena's value is the lowest priority already (19).
+fn not_niced(pid: i32, session: Option<i32>) -> Vec<String> {
+    let mut said = Vec::new();
+    if let (Some(own), Some(its)) = (child::nice_of(0), child::nice_of(pid)) {
         if its <= own && own < 19 {
-            tracing::warn!(
-                pid,
-                own,
-                its,
-                "a build runs at the arena's priority, not a lower one (its nice value could not be raised): \
-                 on a loaded machine, the look at its memory may wait for the CPU behind it"
-            );
+            said.push(format!(
+                "a build runs at the arena's priority, not a lower one (its nice value {its}, the arena's {own}: it \
+                 could not be raised)"
+            ));
         }
     }
+    let grouped = std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled").is_ok_and(|on| on.trim() == "1");
+    let autogroup = |file: &str| std::fs::read(file).ok().and_then(|text| child::parse_autogroup_nice(&text));
+    let session = session.filter(|_| grouped).map(|pid| format!("/proc/{pid}/autogroup"));
+    if let (Some(file), Some(own)) = (session, autogroup("/proc/self/autogroup")) {
+        if let Some(its) = autogroup(&file).filter(|&its| its <= own && own < 19) {
+            said.push(format!(
+                "a build's session has the arena's priority, not a lower one ({file}: nice {its}, the arena's \
+                 autogroup: nice {own}; the kernel takes one such value a tenth of a second, and more builds were \
+                 started together than it took in {} s): the scheduler shares the CPU between sessions as equals, \
+                 whatever their processes' nice values",
+                child::AUTOGROUP_WAIT_NS / 1_000_000_000
+            ));
+        }
+    }
+    said
 }
 
 fn count_lines(file: &Path) -> usize {
@@ -3492,8 +3516,7 @@ mod tests {
     /// runs at the arena's own (as builds did before).
     #[test]
     fn a_build_runs_at_a_lower_priority_than_the_arena() {
-        // SAFETY: getpriority has no memory preconditions.
-        let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let own = child::nice_of(0).expect("the test's own nice value");
         if own >= 19 {
             eprintln!("the arena runs at the lowest priority already ({own}): no build can run lower");
             return;
@@ -3530,6 +3553,60 @@ mod tests {
             match build {
                 true => assert_eq!(nice, lower, "a {mode:?} build: {seen:?}"),
                 false => assert_eq!(nice, own, "the control: a {mode:?} bot: {seen:?}"),
+            }
+        }
+    }
+
+    /// A build left at the arena's priority is said to be: its processes' nice value, and, where
+    /// the kernel has autogroups, its session's (a process in a session of its own, lowered in
+    /// neither), or its session's alone (its nice value raised, its session's not: what was not
+    /// said before). The control: one lowered as a build's keeper lowers itself is not.
+    #[test]
+    fn a_build_left_at_the_arena_s_priority_is_said_to_be() {
+        if child::nice_of(0).expect("the test's own nice value") >= 19 {
+            eprintln!("the arena runs at the lowest priority already: nothing can be lower");
+            return;
+        }
+        let grouped =
+            std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled").is_ok_and(|on| on.trim() == "1");
+        // (A new session's autogroup has nice 0: at the arena's priority or above where the
+        // arena's is 0 to 18.)
+        let own = std::fs::read("/proc/self/autogroup").ok().and_then(|t| child::parse_autogroup_nice(&t));
+        let grouped = grouped && own.is_some_and(|own| (0..19).contains(&own));
+        if !grouped {
+            eprintln!("no autogroups here, or the arena's is {own:?}: only the processes' nice value is checked");
+        }
+        for (process, session) in [(false, false), (true, false), (true, true)] {
+            let mut command = std::process::Command::new("sleep");
+            command.arg("30");
+            // SAFETY: the hook makes raw system calls only.
+            unsafe {
+                command.pre_exec(move || {
+                    if process {
+                        child::lower_priority();
+                    }
+                    libc::setsid();
+                    if session {
+                        child::lower_autogroup();
+                    }
+                    Ok(())
+                });
+            }
+            let mut sleeper = command.spawn().unwrap();
+            let pid = sleeper.id() as i32;
+            let said = not_niced(pid, Some(pid));
+            sleeper.kill().unwrap();
+            sleeper.wait().unwrap();
+            let mut expected = Vec::new();
+            if !process {
+                expected.push("its nice value".to_string());
+            }
+            if grouped && !session {
+                expected.push(format!("/proc/{pid}/autogroup: nice 0"));
+            }
+            assert_eq!(said.len(), expected.len(), "process lowered {process}, session {session}: {said:?}");
+            for (said, expected) in said.iter().zip(&expected) {
+                assert!(said.contains(expected.as_str()), "{said:?} says {expected:?}");
             }
         }
     }

@@ -85,21 +85,28 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// build in a box without a memory cgroup held memory in `memfd_create` files, which no process's
 /// resident set shows.
 ///
-/// A box whose memory is summed takes [`seccomp_lock`] last, after every other filter.
+/// They end with [`last_filters`]: a build's box takes [`session_lock`], and a box whose memory is
+/// summed [`seccomp_lock`] last, after every other filter.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
-    let own = if build {
-        build_filter().into_iter().chain(set_id_filters()).chain(session_lock()).collect()
-    } else {
-        bot_filters()
-    };
+    let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
     let uncounted = match (build, holds_memory) {
         (_, true) => Vec::new(),
         (true, false) => plain_build_memory_filter().into_iter().chain(box_build_memory_filter()).collect(),
         (false, false) => uncounted_memory_filters(),
     };
-    let lock = if holds_memory { None } else { seccomp_lock() };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
-    common.chain(own).chain(uncounted).chain(lock).collect()
+    common.chain(own).chain(uncounted).chain(last_filters(build, !holds_memory)).collect()
+}
+
+/// The filters every list of a process's filters ends with ([`filters`], [`plain_filters`],
+/// [`unconfined_plain_filters`]), in this order: a build's [`session_lock`] (where it stands
+/// changes nothing: no other filter answers `setsid`), then, for a process whose memory is summed
+/// (`summed`: every plain one, and a box's whose memory no cgroup holds whole), [`seccomp_lock`],
+/// which must come last, as it refuses the filters that would come after it.
+fn last_filters(build: bool, summed: bool) -> impl Iterator<Item = BpfProgram> {
+    let session = if build { session_lock() } else { None };
+    let lock = if summed { seccomp_lock() } else { None };
+    session.into_iter().chain(lock)
 }
 
 /// `setsid` fails with `EPERM` (what it answers a process that leads its process group already,
@@ -221,18 +228,20 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 ///
 /// A bot (not a build) also gets [`uncounted_memory_filters`], as a box without a memory cgroup
 /// does: no cgroup ever holds a plain bot, whose memory the monitor counts in its processes'
-/// resident sets only (see [`plain_bot_memory_filters`]). Both take [`seccomp_lock`] last.
+/// resident sets only (see [`plain_bot_memory_filters`]). Both end with [`last_filters`]
+/// ([`seccomp_lock`] last).
 pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<[Vec<BpfProgram>; 2]> = std::sync::OnceLock::new();
     FILTERS.get_or_init(|| {
-        let build = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS])
-            .into_iter()
-            .chain(set_id_filters())
-            .chain(session_lock())
-            .chain(plain_build_memory_filter())
-            .collect();
-        let bot = plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect();
-        [bot, build].map(|filters: Vec<BpfProgram>| filters.into_iter().chain(seccomp_lock()).collect())
+        [false, true].map(|build| {
+            let own: Vec<BpfProgram> = if build {
+                let owner = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS]).into_iter().chain(set_id_filters());
+                owner.chain(plain_build_memory_filter()).collect()
+            } else {
+                plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect()
+            };
+            own.into_iter().chain(last_filters(build, true)).collect()
+        })
     })[usize::from(build)]
     .clone()
 }
@@ -636,14 +645,10 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 /// [`splice_lock`] with io_uring's `IORING_OP_SPLICE`, and held 518 MiB of a deleted file's pages
 /// in pipes under a `build_memory_mb` of 64.
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
-    let memory: Vec<BpfProgram> = if build {
-        session_lock().into_iter().chain(plain_build_memory_filter()).collect()
-    } else {
-        plain_bot_memory_filters()
-    };
+    let memory = if build { plain_build_memory_filter() } else { plain_bot_memory_filters() };
     let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
     let sockets = plain_socket_filters();
-    namespaces.chain(system_v_filter()).chain(sockets).chain(memory).chain(seccomp_lock()).collect()
+    namespaces.chain(system_v_filter()).chain(sockets).chain(memory).chain(last_filters(build, true)).collect()
 }
 
 /// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
@@ -1150,6 +1155,9 @@ mod tests {
         for (i, filters) in summed.iter().enumerate() {
             assert_eq!(filters.last(), lock.as_ref(), "the lock last, list {i}");
             assert_eq!(filters.iter().filter(|f| Some(*f) == lock.as_ref()).count(), 1, "once, list {i}");
+            // (A build's lists, the odd ones, hold the session lock just before it.)
+            let before = filters.len().checked_sub(2).and_then(|at| filters.get(at));
+            assert_eq!(before == session.as_ref(), i % 2 == 1, "the session lock before the lock, list {i}");
         }
         for held in [super::filters(false, true), super::filters(true, true)] {
             assert!(!held.iter().any(|f| Some(f) == lock.as_ref()), "a box whose cgroup holds its memory keeps them");
