@@ -818,10 +818,13 @@ impl TournamentRecord {
         for r in results {
             count(&r.key, &r.seats, &r.versions);
         }
-        // (Lines that do not parse were warned of by whoever read the results: skipped here.)
+        // (Lines that do not parse, and files that cannot be read, were warned of by whoever read
+        // the results: skipped here. Read as the results are, a FIFO or a link at once refused
+        // and at most `MAX_RESULTS_BYTES`: a merge read a FIFO there, waiting for a writer past
+        // its SIGTERM, and a link to `/dev/zero` until the memory ran out.)
         for path in results::files(dir) {
-            let Ok(bytes) = std::fs::read(&path) else { continue };
-            for line in bytes.split(|&b| b == b'\n') {
+            let Ok((bytes, _)) = results::own_complete_part(&path) else { continue };
+            for line in bytes.split(|&b| b == b'\n').filter(|l| l.len() <= results::MAX_LINE_BYTES) {
                 if let Ok(s) = serde_json::from_slice::<Seats>(line) {
                     count(&s.key, &s.seats, &s.versions);
                 }
@@ -5365,5 +5368,48 @@ mod tests {
             [("v1".to_string(), at(0), true, 2, true), ("failed".to_string(), at(1), false, 0, false)],
             "the control: its second good version was not seen yet"
         );
+    }
+
+    /// The matches a bot's versions played are counted from the results files as the results are
+    /// read: a shard's results file that is a FIFO, or a link to `/dev/zero`, is skipped at once
+    /// (a merge waited on such a FIFO for a writer, past its SIGTERM, and read such a link until
+    /// the memory ran out). The controls: the FIFO, opened as a plain file is, waits for a writer;
+    /// the link leads to bytes without end.
+    #[test]
+    fn a_fifo_or_an_endless_link_among_the_results_files_is_skipped_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut line = crate::standings::leaderboard::test_result("k1", ["ann", "bob"], [1, 0], None);
+        line.versions = vec!["f1".to_string(), "g1".to_string()];
+        std::fs::write(dir.path().join(RESULTS_FILE), serde_json::to_string(&line).unwrap() + "\n").unwrap();
+        let fifo = dir.path().join("results.shard-1-of-2.jsonl");
+        let c_fifo = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a path we own, NUL-terminated.
+        assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o600) }, 0, "{}", std::io::Error::last_os_error());
+        let link = dir.path().join("results.shard-2-of-2.jsonl");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        assert_eq!(results::files(dir.path()).len(), 3, "both are results files by their names");
+        let (done, took) = std::sync::mpsc::channel();
+        let folder = dir.path().to_path_buf();
+        std::thread::spawn(move || done.send(TournamentRecord::played_by_version(&[], &folder)));
+        let played = took.recv_timeout(Duration::from_secs(20)).expect("counted at once, neither file waited on");
+        let ann_f1 = ("ann".to_string(), "f1".to_string());
+        assert_eq!((played.get(&ann_f1), played.len()), (Some(&1), 2), "the league's own file counted: {played:?}");
+        // The controls.
+        let (opened, waited) = std::sync::mpsc::channel();
+        let plain = fifo.clone();
+        std::thread::spawn(move || opened.send(std::fs::read(&plain).map(|b| b.len())));
+        assert!(
+            waited.recv_timeout(Duration::from_millis(300)).is_err(),
+            "the control: a plain open waits for a writer"
+        );
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo).unwrap());
+        assert_eq!(waited.recv_timeout(Duration::from_secs(20)).unwrap().unwrap(), 0);
+        let mut endless = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::open(&link).unwrap(), 1 << 20),
+            &mut endless,
+        )
+        .unwrap();
+        assert_eq!(endless.len(), 1 << 20, "the control: the link leads to bytes without end");
     }
 }

@@ -154,7 +154,7 @@ fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultL
 /// The longest line a results file may hold: a result line of six players with their versions
 /// takes a few KiB. A longer one is skipped unread (a shard's folder held one of 100 MB, whose
 /// key the merge then printed, twice, at 600 MB of memory).
-const MAX_LINE_BYTES: usize = 1 << 20;
+pub(super) const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// The result lines of `bytes`, and the lines skipped (each its number and why).
 fn parse_lines(bytes: &[u8]) -> (Vec<ResultLine>, Vec<(usize, String)>) {
