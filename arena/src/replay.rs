@@ -370,6 +370,12 @@ impl Replay {
         Replay::parse(path, unpack(path, raw)?)
     }
 
+    /// The replay the JSON `text` of the file at `path` (named in errors) holds (read by
+    /// [`read_json`] or [`unpack`]).
+    pub fn from_json(path: &Path, text: Vec<u8>) -> Result<Replay, ReplayError> {
+        Replay::parse(path, text)
+    }
+
     /// The replay the JSON `text` of the file at `path` (named in errors) holds.
     fn parse(path: &Path, text: Vec<u8>) -> Result<Replay, ReplayError> {
         let json = |source| ReplayError::Json { path: path.to_path_buf(), source };
@@ -419,7 +425,7 @@ pub fn read_json(path: &Path) -> Result<Vec<u8>, ReplayError> {
 
 /// The JSON text of the replay file at `path` (named in errors) whose bytes are `raw`: unpacked
 /// when they are gzip-compressed, at most [`MAX_REPLAY_BYTES`] either way.
-fn unpack(path: &Path, raw: Vec<u8>) -> Result<Vec<u8>, ReplayError> {
+pub fn unpack(path: &Path, raw: Vec<u8>) -> Result<Vec<u8>, ReplayError> {
     use std::io::Read;
     let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
     let text = if raw.starts_with(&GZIP_MAGIC) {

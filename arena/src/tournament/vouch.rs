@@ -16,7 +16,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use serde_json::Value;
 
@@ -45,6 +45,8 @@ pub(crate) struct Vouch<'a> {
     /// The teacher's folders (the league's named by `--league` and OUT, by their real paths),
     /// whose replays' hard links are read (a `cp -al` backup's; see [`Vouch::teachers_folders`]).
     teachers: Vec<std::path::PathBuf>,
+    /// Taken by the check of a large replay while it is parsed and checked (see [`Large`]).
+    large: Large,
 }
 
 /// What a check of one line found, to be taken in the lines' order by [`Vouch::settle`].
@@ -61,7 +63,17 @@ impl<'a> Vouch<'a> {
         let scheduled = record.schedule.iter().map(|m| (m.key.as_str(), m)).collect();
         let setups = record.schedule.iter().map(|m| (m.map.as_path(), OnceLock::new())).collect();
         let game = record.game(games).ok();
-        Vouch { record, games, game, scheduled, setups, used: HashSet::new(), own_replays: false, teachers: Vec::new() }
+        Vouch {
+            record,
+            games,
+            game,
+            scheduled,
+            setups,
+            used: HashSet::new(),
+            own_replays: false,
+            teachers: Vec::new(),
+            large: Large::default(),
+        }
     }
 
     /// This checker, reading the replays of every folder as files of their folder's own, as the
@@ -83,11 +95,20 @@ impl<'a> Vouch<'a> {
         self
     }
 
-    /// The replay `line` names in `dir`, read as [`Vouch::own_replays`] says.
-    fn load_replay(&self, dir: &Path, line: &ResultLine) -> Result<Replay, String> {
+    /// The replay `line` names in `dir`, read as [`Vouch::own_replays`] says, with the turn of
+    /// a large one ([`Large`]), to be held while it is checked.
+    fn load_replay(&self, dir: &Path, line: &ResultLine) -> Result<(Replay, Option<MutexGuard<'_, ()>>), String> {
+        let path = dir.join(&line.replay);
+        let json = self.replay_json(dir, line)?;
+        let turn = self.large.turn(json.len());
+        Ok((Replay::from_json(&path, json).map_err(|e| e.to_string())?, turn))
+    }
+
+    /// The JSON text of the replay `line` names in `dir`, read as [`Vouch::own_replays`] says.
+    fn replay_json(&self, dir: &Path, line: &ResultLine) -> Result<Vec<u8>, String> {
         let path = dir.join(&line.replay);
         if !self.own_replays {
-            return Replay::load(&path).map_err(|e| e.to_string());
+            return crate::replay::read_json(&path).map_err(|e| e.to_string());
         }
         // (Every folder between `dir` and the file is a folder of its own, not a link, opened
         // from the one before: what is read is what was checked.)
@@ -98,7 +119,7 @@ impl<'a> Vouch<'a> {
         let raw = read(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES).map_err(|e| {
             format!("{}: {e}: nothing is read through a link (a folder's replays are files of its own)", path.display())
         })?;
-        Replay::from_raw(&path, raw).map_err(|e| e.to_string())
+        crate::replay::unpack(&path, raw).map_err(|e| e.to_string())
     }
 
     /// Why `line`, found in `dir`, is not a result of the league, if it is not (in words that
@@ -179,8 +200,8 @@ impl<'a> Vouch<'a> {
                 return Some(why);
             }
         }
-        let replay = match self.load_replay(dir, line) {
-            Ok(replay) => replay,
+        let (replay, _turn) = match self.load_replay(dir, line) {
+            Ok(loaded) => loaded,
             Err(e) => return Some(format!("its replay cannot be read: {e}")),
         };
         if let Some(why) = against_replay(line, &replay) {
@@ -381,5 +402,54 @@ fn short(text: &str) -> String {
     match text.char_indices().nth(60) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_string(),
+    }
+}
+
+/// The replays of more than [`LARGE_REPLAY_BYTES`] of JSON are checked one at a time, whatever
+/// the merge's jobs: a replay's JSON, parsed, takes some 10 to 25 times its size in memory (a
+/// 66 KB file of 60 MiB of `[],` took 742 MB), and a merge checked a shard's replays so made on
+/// all its jobs at once (2 jobs: 1.46 GB; 16 would take some 12 GB). The league's own replays
+/// are far smaller (a 10,000-round duel on a 50x50 map: 3.4 MB of JSON), so the jobs still
+/// check them side by side.
+#[derive(Default)]
+struct Large(Mutex<()>);
+
+/// See [`Large`].
+const LARGE_REPLAY_BYTES: usize = 2 << 20;
+
+impl Large {
+    /// The turn of a replay of `json` bytes, waited for if it is large (`None`: small, checked
+    /// at once).
+    fn turn(&self, json: usize) -> Option<MutexGuard<'_, ()>> {
+        // (A check that panicked while it held the turn panics the merge too: the turn is free.)
+        (json > LARGE_REPLAY_BYTES).then(|| self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A large replay waits for the turn another holds, and gets it once that one is checked;
+    /// a small one never waits (the control).
+    #[test]
+    fn large_replays_are_checked_one_at_a_time() {
+        let large = &Large::default();
+        let held = large.turn(LARGE_REPLAY_BYTES + 1).expect("a large replay takes the turn");
+        std::thread::scope(|scope| {
+            let (small_done, small) = std::sync::mpsc::channel();
+            let (large_done, second) = std::sync::mpsc::channel();
+            scope.spawn(move || small_done.send(large.turn(LARGE_REPLAY_BYTES).is_none()));
+            scope.spawn(move || large_done.send(large.turn(LARGE_REPLAY_BYTES + 1).is_some()));
+            assert_eq!(
+                small.recv_timeout(Duration::from_secs(20)),
+                Ok(true),
+                "the control: a small one is checked at once"
+            );
+            assert!(second.recv_timeout(Duration::from_millis(300)).is_err(), "a second large one waits");
+            drop(held);
+            assert_eq!(second.recv_timeout(Duration::from_secs(20)), Ok(true), "and gets its turn after");
+        });
     }
 }
