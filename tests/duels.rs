@@ -351,6 +351,14 @@ fn lcr_plays_the_handout_run_through_the_binary_and_hosts_a_verified_game() {
     assert!(chips > 0 && chips <= 12 && result["players"][winner]["score"].as_i64() == Some(chips), "{result}");
     let verified = arena(&["verify", &replay]);
     assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    // A reply recorded where the dice decide is no evidence of this game: refused.
+    let mut forged: serde_json::Value = serde_json::from_slice(&std::fs::read(&replay).unwrap()).unwrap();
+    forged["steps"][0]["replies"] = serde_json::json!([{"player": 0, "answer": "x", "ms": 0}]);
+    let forged_path = dir.path().join("forged.json");
+    std::fs::write(&forged_path, forged.to_string()).unwrap();
+    let out = arena(&["verify", &forged_path.display().to_string()]);
+    let said = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && said.contains("records replies where chance moves"), "{said}");
     let again = arena(&["duel", "--game", "lcr", "--players", "4", "--seed", "3", "--json", "--no-replay"]);
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["players"], result["players"], "the same seed, the same game");

@@ -742,6 +742,9 @@ fn resimulate_checking(
         let bad = |message: String| Divergence::Step { step: n, message };
         match (state.turn(), step.chance) {
             (Turn::Terminal, _) => return Err(bad("recorded after the game was over".to_string())),
+            (Turn::Chance, Some(_)) if !step.replies.is_empty() => {
+                return Err(bad("records replies where chance moves, not a player".to_string()))
+            }
             (Turn::Chance, Some(outcome)) => {
                 if chance_from_seed {
                     let drawn = dice.draw(&state.chance_outcomes());
