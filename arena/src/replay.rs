@@ -443,7 +443,19 @@ pub fn unpack(path: &Path, raw: Vec<u8>) -> Result<Vec<u8>, ReplayError> {
                 });
             }
             let budget = MAX_REPLAY_BYTES + 1 - text.len() as u64;
-            flate2::bufread::GzDecoder::new(&mut rest).take(budget).read_to_end(&mut text).map_err(io)?;
+            let read = flate2::bufread::GzDecoder::new(&mut rest).take(budget).read_to_end(&mut text);
+            read.map_err(|e| match e.kind() {
+                // (flate2 said only "incomplete deflate stream".)
+                std::io::ErrorKind::UnexpectedEof => io(std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "truncated: the compressed replay ends at byte {} before its end ({e}): a copy cut short, \
+                         or a file still being written",
+                        raw.len()
+                    ),
+                )),
+                _ => io(e),
+            })?;
         }
         text
     } else {
@@ -848,6 +860,21 @@ mod tests {
         std::fs::remove_file(&fifo).unwrap();
         std::fs::write(&fifo, b"{}").unwrap();
         assert_eq!(read_json(&fifo).unwrap(), b"{}", "the control");
+    }
+
+    /// A compressed replay cut short is said to be truncated, and where it ends (flate2 said
+    /// only "incomplete deflate stream"); the control: the whole file reads.
+    #[test]
+    fn a_truncated_compressed_replay_is_said_to_be() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json.gz");
+        let bytes = gzip(format!("{{\"a\":\"{}\"}}", "x".repeat(1000)).as_bytes()).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read_json(&path).is_ok(), "the control");
+        let cut = bytes.len() / 2;
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        let err = read_json(&path).unwrap_err().to_string();
+        assert!(err.contains(&format!("r.json.gz: truncated: the compressed replay ends at byte {cut}")), "{err}");
     }
 
     /// Bytes after a compressed replay's gzip stream are told as trailing bytes, where and how
