@@ -85,8 +85,9 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// build in a box without a memory cgroup held memory in `memfd_create` files, which no process's
 /// resident set shows.
 ///
-/// They end with [`last_filters`]: a build's box takes [`session_lock`], and a box whose memory is
-/// summed [`seccomp_lock`] last, after every other filter.
+/// They end with [`last_filters`]: a bot's box takes [`direct_io_lock`], a build's box
+/// [`session_lock`], and a box whose memory is summed [`seccomp_lock`] last, after every other
+/// filter.
 pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
     let uncounted = match (build, holds_memory) {
@@ -99,15 +100,69 @@ pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
 }
 
 /// The filters every list of a process's filters ends with ([`filters`], [`plain_filters`],
-/// [`unconfined_plain_filters`]), in this order: a build's [`session_lock`] (where it stands
-/// changes nothing: no other filter answers `setsid`), then, for a process whose memory is summed
-/// (`summed`: every plain one, and a box's whose memory no cgroup holds whole), [`seccomp_lock`],
-/// which must come last, as it refuses the filters that would come after it.
+/// [`unconfined_plain_filters`]), in this order: a bot's [`direct_io_lock`] (every bot's, boxed or
+/// plain: here so that no list of a bot's goes without it), a build's [`session_lock`] (where
+/// they stand changes nothing: no other filter answers `setsid`, nor `open` by its `O_DIRECT`
+/// bit), then, for a process whose memory is summed (`summed`: every plain one, and a box's whose
+/// memory no cgroup holds whole), [`seccomp_lock`], which must come last, as it refuses the
+/// filters that would come after it.
 fn last_filters(build: bool, summed: bool) -> impl Iterator<Item = BpfProgram> {
+    let direct = if build { Vec::new() } else { direct_io_lock() };
     let session = if build { session_lock() } else { None };
     let lock = if summed { seccomp_lock() } else { None };
-    session.into_iter().chain(lock)
+    direct.into_iter().chain(session).chain(lock)
 }
+
+/// A bot may not read or write a file past the page cache (`O_DIRECT`): `open`, `openat` and
+/// `open_by_handle_at` with the `O_DIRECT` bit in their flags, and `fcntl`'s `F_SETFL` with it,
+/// fail with `EINVAL` (what the kernel answers on a file system without direct I/O, which every
+/// user of it must handle already: it then reads through the cache); `openat2`, whose flags are in
+/// memory the filter cannot read, fails with `ENOSYS` for every use, as on a kernel before 5.6
+/// (glibc's `open` and `openat`, Python's, Rust's and Java's file opening use `openat`, and
+/// what calls `openat2` falls back to it). Each direct read that reaches the disk ends in an
+/// interrupt on a CPU, and both bots of a match share one (see `referee::cpus`): on a kernel
+/// without `CONFIG_IRQ_TIME_ACCOUNTING` (this arena's 6.18 among them) the interrupt's time is
+/// charged to whatever task it interrupts, the opponent thinking. A red team's bot answered at
+/// once while two of its threads read 4 KiB at random offsets of a large system library with
+/// `O_DIRECT`: the same victim's charged CPU rose 15 to 45 %, and in a league it forfeited on
+/// time in 2 games of 4. Reads through the page cache (`POSIX_FADV_DONTNEED` before each,
+/// read-ahead asked for again and again, pages pushed out and faulted in again) added at most 7 %
+/// in the same measurements, and are left alone. io_uring and the kernel's AIO, which would open or read past this filter,
+/// are refused every box and plain process already ([`filter`]). A build keeps `O_DIRECT`: it
+/// plays no match. Empty on an architecture the filter compiler does not know (said).
+fn direct_io_lock() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
+        .get_or_init(|| {
+            let direct = O_DIRECT_BIT;
+            let bit =
+                |arg: u8| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(direct), direct);
+            let rules = (|| -> Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> {
+                let set_flags =
+                    SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::F_SETFL as u64)?;
+                let mut rules = vec![
+                    (libc::SYS_openat, vec![SeccompRule::new(vec![bit(2)?])?]),
+                    (libc::SYS_open_by_handle_at, vec![SeccompRule::new(vec![bit(2)?])?]),
+                    (libc::SYS_fcntl, vec![SeccompRule::new(vec![set_flags, bit(2)?])?]),
+                ];
+                #[cfg(target_arch = "x86_64")]
+                rules.push((libc::SYS_open, vec![SeccompRule::new(vec![bit(1)?])?]));
+                Ok(rules)
+            })();
+            let Ok(rules) = rules else {
+                tracing::error!(
+                    "the bots' direct I/O filter does not compile: a bot's direct reads may be charged to its opponent"
+                );
+                return Vec::new();
+            };
+            let openat2 = compile(vec![(libc::SYS_openat2, Vec::new())], libc::ENOSYS);
+            compile(rules, libc::EINVAL).into_iter().chain(openat2).collect()
+        })
+        .clone()
+}
+
+/// `open`'s `O_DIRECT` flag, as the kernel of the architecture numbers it.
+const O_DIRECT_BIT: u64 = libc::O_DIRECT as u64;
 
 /// `setsid` fails with `EPERM` (what it answers a process that leads its process group already,
 /// which every caller must handle) for a build's processes, plain or boxed (not a bot's): where the
@@ -1119,15 +1174,30 @@ mod tests {
         // (Each summed list ends with the seccomp lock.)
         // (A build's lists hold the session lock too.)
         assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1 + 12 + 1);
-        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 1);
+        // (A bot's lists hold the direct I/O lock's two filters.)
+        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 2 + 1);
         for build in [false, true] {
-            let own = if build { 15 } else { memory };
+            let own = if build { 15 } else { memory + 2 };
             assert_eq!(super::plain_filters(build).len(), 7 + own + 1 + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 8));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (18, 22));
+            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (10, 8));
+            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (20, 22));
+        }
+        let direct = super::direct_io_lock();
+        assert_eq!(direct.len(), 2);
+        for build in [false, true] {
+            let lists = [
+                super::filters(build, false),
+                super::filters(build, true),
+                super::plain_filters(build),
+                super::unconfined_plain_filters(build),
+            ];
+            for filters in lists {
+                let held = direct.iter().all(|d| filters.contains(d));
+                assert_eq!(held, !build, "every bot's list, no build's");
+            }
         }
         let session = super::session_lock();
         assert!(session.as_ref().is_some_and(|f| !f.is_empty()));
