@@ -601,6 +601,47 @@ fn cannot_read_files_past_the_page_cache() {
     assert!(run.log.contains(opened), "{}", run.log);
 }
 
+/// Where no cgroup counts a bot's CPU time (a plain bot, or a box of an arena not run as root),
+/// the arena sums its processes' times: children the kernel reaps itself (`SIGCHLD` ignored) are
+/// added to no one's, and a red team's bot kept 12 such short-lived spinners, each in a session of
+/// its own (its own autogroup, an equal share of the CPU with the opponent's whole session): the
+/// opponent timed out in 2 games of 2. Such a bot may make no session (`setsid`: `EPERM`), and
+/// the arena warns once that a process of it ignores `SIGCHLD`. A box whose cgroup counts its CPU
+/// (a root arena's) keeps `setsid`, and no warning is given there. The control: with the sandbox
+/// off, `setsid` works.
+#[test]
+fn a_bot_whose_cpu_is_summed_makes_no_session() {
+    let warning = "ignores SIGCHLD, so the kernel reaps its children itself";
+    // (It sleeps 200 ms before its first answer: the arena looks at it meanwhile.)
+    let bot = format!("{} setsid ignore-sigchld 200", bin("zoo-attack"));
+    let run = zoo(&bot, None, &[]);
+    let counted = cpu_counted(&run.stderr);
+    let expected = if counted { "setsid: ok\n" } else { "setsid: EPERM\n" };
+    assert!(run.log.contains(expected), "CPU counted by a cgroup: {counted}: {}", run.log);
+    assert_eq!(run.stderr.matches(warning).count(), usize::from(!counted), "{}", run.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let plain = format!("{} setsid ignore-sigchld 200", shared_copy(dir.path(), &bin("zoo-attack")));
+    for env in [&[][..], &UNCONFINED[..]] {
+        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &plain, None, &[]);
+        assert!(run.log.contains("setsid: EPERM\n"), "{env:?}: {}", run.log);
+        assert_eq!(run.stderr.matches(warning).count(), 1, "{env:?}: {}", run.stderr);
+    }
+    let run = duel_with(&bot, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &bot, None, &[]);
+    assert!(run.log.contains("setsid: ok\n"), "{}", run.log);
+}
+
+/// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes whose
+/// cgroup counts their CPU time (`cpuacct`, or v2's `cpu.stat`), as its sandbox reported it
+/// (`sandbox boxed=… memory_held=… cgroups=[…]`): otherwise it sums their processes' times.
+fn cpu_counted(stderr: &str) -> bool {
+    let report = stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r);
+    let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {stderr}"));
+    report.starts_with("true ") && report.contains("\"cpuacct\"")
+}
+
 /// The ways of `hide-memory` a plain bot is refused, as a box without a memory cgroup.
 /// (`zero`, where Landlock confines it: its `/dev/zero` may be read, not written, nor so mapped
 /// shared and writable.)

@@ -382,6 +382,30 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "kernel-objects" => worked = kernel_objects(),
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
+        // Not an attack: says what `setsid` answered a child of its (`setsid: ok`, or the errno's
+        // name), then, with `ignore-sigchld`, ignores `SIGCHLD`, and sleeps MS milliseconds (0)
+        // before its first answer, and plays on.
+        "setsid" => {
+            // SAFETY: the child makes raw calls only and exits.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                // SAFETY: setsid and _exit pass no memory.
+                unsafe {
+                    let code = if libc::setsid() < 0 { std::io::Error::last_os_error().raw_os_error() } else { None };
+                    libc::_exit(code.unwrap_or(0));
+                }
+            }
+            let mut status = 0;
+            // SAFETY: waits for its own child, writing its status into a local.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+            eprintln!("setsid: {}", answer(code == 0, code));
+            if arg(1) == "ignore-sigchld" {
+                // SAFETY: sets a signal's disposition to ignored, no handler.
+                unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+            }
+            std::thread::sleep(Duration::from_millis(arg(2).parse().unwrap_or(0)));
+        }
         "sysv-ipc" => worked = system_v_ipc(),
         "mq-left" => worked = posix_queue_left(&arg(1)),
         // Not an attack: exits (a crash) unless its threads and a child process work.

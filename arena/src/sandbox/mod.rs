@@ -29,7 +29,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -440,6 +440,9 @@ pub struct BoxHandle {
     /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
     /// the time of a process already reaped may be missing from a later reading.
     peak_cpu: AtomicU64,
+    /// A process of the box's that a look found ignoring `SIGCHLD` where its CPU time is summed
+    /// (0 for none yet): see [`BoxHandle::ignoring_sigchld`].
+    ignoring_sigchld: AtomicI32,
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
@@ -902,6 +905,7 @@ impl Sandbox {
             // swaps out of it counts, on a machine with swap.)
             counts_swap: launch.build && !keep_terminal && cgroup::machine_swaps(),
             peak_cpu: AtomicU64::new(0),
+            ignoring_sigchld: AtomicI32::new(0),
             sockets: None,
             // (A plain build's and a kept plain bot's: its sockets are in the machine's network
             // namespace, see the README.)
@@ -1130,7 +1134,11 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filters: syscalls::filters(launch.build, memory_held),
+            filters: syscalls::filters(
+                launch.build,
+                memory_held,
+                group.as_ref().is_some_and(cgroup::BoxGroup::counts_cpu),
+            ),
             meter: meter_end.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
@@ -1181,6 +1189,7 @@ impl Sandbox {
             memory_cap: limits.memory_mb.saturating_mul(1 << 20),
             counts_swap,
             peak_cpu: AtomicU64::new(0),
+            ignoring_sigchld: AtomicI32::new(0),
             sockets: meter,
             host_sockets: None,
             counts_pipes: launch.build,
@@ -2488,9 +2497,31 @@ impl BoxHandle {
     pub fn cpu_time(&self) -> Duration {
         let now = match self.group.as_ref().and_then(cgroup::BoxGroup::cpu_time) {
             Some(t) => t,
-            None => self.leader.map_or(Duration::ZERO, meter::tree_cpu),
+            None => self.leader.map_or(Duration::ZERO, |pid| {
+                let walk = meter::walk(pid);
+                self.note_ignoring_sigchld(&walk);
+                walk.usage(None).cpu
+            }),
         };
         self.at_least_the_peak(now)
+    }
+
+    /// A process of the box (its pid) that a look ([`BoxHandle::look`], [`BoxHandle::cpu_time`])
+    /// found ignoring `SIGCHLD`, where the box's CPU time is the sum of its processes' (no cgroup
+    /// counts it; read from the stat files those walks read anyway): the
+    /// CPU time of the children the kernel then reaps itself is added to no process's, and goes
+    /// uncounted (only the wall-clock backstops bound it). A process that asks for the same with
+    /// `SA_NOCLDWAIT`, keeping a handler, is not seen: its stat shows no such mark.
+    pub fn ignoring_sigchld(&self) -> Option<i32> {
+        Some(self.ignoring_sigchld.load(Ordering::Relaxed)).filter(|&pid| pid != 0)
+    }
+
+    /// Keeps the first process of `walk` that ignores `SIGCHLD` (see
+    /// [`BoxHandle::ignoring_sigchld`]).
+    fn note_ignoring_sigchld(&self, walk: &meter::Walk) {
+        if let Some(pid) = walk.ignoring_sigchld() {
+            let _ = self.ignoring_sigchld.compare_exchange(0, pid, Ordering::Relaxed, Ordering::Relaxed);
+        }
     }
 
     /// `now`, a reading of the box's CPU time, kept as the highest yet: the highest of all.
@@ -2599,6 +2630,7 @@ impl BoxHandle {
         match (self.group.is_none() && (self.boxed || self.kept), self.leader) {
             (true, Some(pid)) => {
                 let seen = self.see(pid);
+                self.note_ignoring_sigchld(&seen.walk);
                 let (used, over) = self.usage_and_over(&seen);
                 let over = over || self.unseen_bot_process(&seen);
                 (cpu.then(|| self.at_least_the_peak(used.cpu)), over, Some(seen))
