@@ -601,6 +601,35 @@ fn cannot_read_files_past_the_page_cache() {
     assert!(run.log.contains(opened), "{}", run.log);
 }
 
+/// A plain bot of an arena that is not root runs as the arena's user, and `RLIMIT_NPROC` counted
+/// every process of that user: its limit was what the user ran at its start and `--max-procs`, and
+/// a bot that forked up to it left its opponent no thread to make (a red team's crashed). Each such
+/// bot now has a user namespace of its own, where the kernel counts its processes apart (Linux 5.14
+/// on), its limit `--max-procs` (and its keeper): the bot that forks makes 32 at most, and its
+/// opponent plays on. The control: without a user namespace of its own (no mount namespace, no
+/// Landlock), its limit is the user's count again, and the opponent crashes. (A root arena runs each
+/// plain bot as a user of its own, whose limit is its own: no control there.)
+#[test]
+fn a_plain_bot_cannot_take_its_opponent_s_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let threads = format!("{} thread-each-tick", shared_copy(dir.path(), &bin("zoo-attack")));
+    let forker = format!("{} fork-all", shared_copy(dir.path(), &bin("zoo-attack")));
+    let plain = ["--sandbox", "plain", "--max-procs", "32"];
+    let run = duel_with(&threads, &forker, &plain);
+    assert_eq!(player(&run.result, 0).2, None, "the opponent plays on: {} {}", run.result, run.log);
+    let forked = run.log.lines().find_map(|l| l.split("fork-all: forked ").nth(1)?.trim().parse::<u64>().ok());
+    let forked = forked.unwrap_or_else(|| panic!("the forker says how many: {}", run.log));
+    assert!(forked < 32, "forked {forked} under a limit of 32");
+    assert!(!process_running(&forker), "every forked child was ended");
+    if as_root() {
+        eprintln!("a root arena runs each plain bot as a user of its own: the control cannot show the attack");
+        return;
+    }
+    let control = duel_with_env(&threads, &forker, &plain, &UNCONFINED);
+    assert_eq!(player(&control.result, 0).2.as_deref(), Some("crash"), "the control: {}", control.result);
+    assert!(control.log.contains("thread-each-tick: no thread"), "{}", control.log);
+}
+
 /// Where no cgroup counts a bot's CPU time (a plain bot, or a box of an arena not run as root),
 /// the arena sums its processes' times: children the kernel reaps itself (`SIGCHLD` ignored) are
 /// added to no one's, and a red team's bot kept 12 such short-lived spinners, each in a session of

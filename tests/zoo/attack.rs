@@ -382,6 +382,44 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "kernel-objects" => worked = kernel_objects(),
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
+        // At its second tick (once its opponent plays), forks children that wait until the
+        // match ends, as many as it may (at most 10,000), and says how many on stderr
+        // (`fork-all: forked N`).
+        "fork-all" => {
+            stepper = Some(Box::new(|tick, _| {
+                if tick == 2 {
+                    let mut forked = 0;
+                    for _ in 0..10_000 {
+                        // SAFETY: the child only waits for a signal and exits.
+                        match unsafe { libc::fork() } {
+                            0 => loop {
+                                // SAFETY: pause has no preconditions.
+                                unsafe { libc::pause() };
+                            },
+                            pid if pid < 0 => break,
+                            _ => forked += 1,
+                        }
+                    }
+                    eprintln!("fork-all: forked {forked}");
+                }
+                false
+            }));
+        }
+        // Not an attack: thinks on a thread of its own at every tick, as a bot of a runtime with
+        // threads does, and exits (a crash) where it cannot make one.
+        "thread-each-tick" => {
+            stepper = Some(Box::new(|tick, _| {
+                if std::thread::Builder::new()
+                    .spawn(|| ())
+                    .and_then(|t| t.join().map_err(|_| std::io::ErrorKind::Other.into()))
+                    .is_err()
+                {
+                    eprintln!("thread-each-tick: no thread at tick {tick}: {}", std::io::Error::last_os_error());
+                    std::process::exit(3);
+                }
+                false
+            }));
+        }
         // Not an attack: says what `setsid` answered a child of its (`setsid: ok`, or the errno's
         // name), then, with `ignore-sigchld`, ignores `SIGCHLD`, and sleeps MS milliseconds (0)
         // before its first answer, and plays on.
