@@ -573,6 +573,104 @@ fn cannot_make_a_user_namespace() {
     assert!(run.log.contains(made), "{}", run.log);
 }
 
+/// Both bots of a match share one CPU, and on a kernel without `CONFIG_IRQ_TIME_ACCOUNTING` the
+/// time of an interrupt is charged to whatever it interrupts: a red team's bot that answered at
+/// once while two threads read a large system file with `O_DIRECT` (each read to the disk an
+/// interrupt on that CPU) had its opponent charged 15 to 45 % more CPU, which timed out in 2
+/// games of 4 of a league. No bot may open a file so: `open`, `openat` and `fcntl`'s `F_SETFL`
+/// with `O_DIRECT` fail with `EINVAL`, `openat2` with `ENOSYS`, boxed and plain (with Landlock
+/// and without). The control: with the sandbox off, each opens its own program so.
+#[test]
+fn cannot_read_files_past_the_page_cache() {
+    let refused = "direct-io: openat EINVAL, open EINVAL, openat2 ENOSYS, fcntl EINVAL\n";
+    let refused = if cfg!(target_arch = "x86_64") { refused } else { "openat2 ENOSYS, fcntl EINVAL\n" };
+    let attacker = format!("{} direct-io", bin("zoo-attack"));
+    let run = zoo(&attacker, None, &[]);
+    assert!(run.log.contains(refused), "{}", run.log);
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let plain = format!("{} direct-io", shared_copy(dir.path(), &bin("zoo-attack")));
+    for env in [&[][..], &UNCONFINED[..]] {
+        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &plain, None, &[]);
+        assert!(run.log.contains(refused), "{env:?}: {}", run.log);
+    }
+    let run = duel_with(&attacker, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &attacker, Some("invalid_move"), &[]);
+    let opened = if cfg!(target_arch = "x86_64") { "openat ok, open ok, openat2 ok, fcntl ok\n" } else { "fcntl ok\n" };
+    assert!(run.log.contains(opened), "{}", run.log);
+}
+
+/// A plain bot of an arena that is not root runs as the arena's user, and `RLIMIT_NPROC` counted
+/// every process of that user: its limit was what the user ran at its start and `--max-procs`, and
+/// a bot that forked up to it left its opponent no thread to make (a red team's crashed). Each such
+/// bot now has a user namespace of its own, where the kernel counts its processes apart (Linux 5.14
+/// on), its limit `--max-procs` (and its keeper): the bot that forks makes 32 at most, and its
+/// opponent plays on. The control: without a user namespace of its own (no mount namespace, no
+/// Landlock), its limit is the user's count again, and the opponent crashes. (A root arena runs each
+/// plain bot as a user of its own, whose limit is its own: no control there.)
+#[test]
+fn a_plain_bot_cannot_take_its_opponent_s_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let threads = format!("{} thread-each-tick", shared_copy(dir.path(), &bin("zoo-attack")));
+    let forker = format!("{} fork-all", shared_copy(dir.path(), &bin("zoo-attack")));
+    let plain = ["--sandbox", "plain", "--max-procs", "32"];
+    let run = duel_with(&threads, &forker, &plain);
+    assert_eq!(player(&run.result, 0).2, None, "the opponent plays on: {} {}", run.result, run.log);
+    let forked = run.log.lines().find_map(|l| l.split("fork-all: forked ").nth(1)?.trim().parse::<u64>().ok());
+    let forked = forked.unwrap_or_else(|| panic!("the forker says how many: {}", run.log));
+    assert!(forked < 32, "forked {forked} under a limit of 32");
+    assert!(!process_running(&forker), "every forked child was ended");
+    if as_root() {
+        eprintln!("a root arena runs each plain bot as a user of its own: the control cannot show the attack");
+        return;
+    }
+    let control = duel_with_env(&threads, &forker, &plain, &UNCONFINED);
+    assert_eq!(player(&control.result, 0).2.as_deref(), Some("crash"), "the control: {}", control.result);
+    assert!(control.log.contains("thread-each-tick: no thread"), "{}", control.log);
+}
+
+/// Where no cgroup counts a bot's CPU time (a plain bot, or a box of an arena not run as root),
+/// the arena sums its processes' times: children the kernel reaps itself (`SIGCHLD` ignored) are
+/// added to no one's, and a red team's bot kept 12 such short-lived spinners, each in a session of
+/// its own (its own autogroup, an equal share of the CPU with the opponent's whole session): the
+/// opponent timed out in 2 games of 2. Such a bot may make no session (`setsid`: `EPERM`), and
+/// the arena warns once that a process of it ignores `SIGCHLD`. A box whose cgroup counts its CPU
+/// (a root arena's) keeps `setsid`, and no warning is given there. The control: with the sandbox
+/// off, `setsid` works.
+#[test]
+fn a_bot_whose_cpu_is_summed_makes_no_session() {
+    let warning = "ignores SIGCHLD, so the kernel reaps its children itself";
+    // (It sleeps 200 ms before its first answer: the arena looks at it meanwhile.)
+    let bot = format!("{} setsid ignore-sigchld 200", bin("zoo-attack"));
+    let run = zoo(&bot, None, &[]);
+    let counted = cpu_counted(&run.stderr);
+    let expected = if counted { "setsid: ok\n" } else { "setsid: EPERM\n" };
+    assert!(run.log.contains(expected), "CPU counted by a cgroup: {counted}: {}", run.log);
+    assert_eq!(run.stderr.matches(warning).count(), usize::from(!counted), "{}", run.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let plain = format!("{} setsid ignore-sigchld 200", shared_copy(dir.path(), &bin("zoo-attack")));
+    for env in [&[][..], &UNCONFINED[..]] {
+        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &plain, None, &[]);
+        assert!(run.log.contains("setsid: EPERM\n"), "{env:?}: {}", run.log);
+        assert_eq!(run.stderr.matches(warning).count(), 1, "{env:?}: {}", run.stderr);
+    }
+    let run = duel_with(&bot, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &bot, None, &[]);
+    assert!(run.log.contains("setsid: ok\n"), "{}", run.log);
+}
+
+/// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes whose
+/// cgroup counts their CPU time (`cpuacct`, or v2's `cpu.stat`), as its sandbox reported it
+/// (`sandbox boxed=… memory_held=… cgroups=[…]`): otherwise it sums their processes' times.
+fn cpu_counted(stderr: &str) -> bool {
+    let report = stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r);
+    let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {stderr}"));
+    report.starts_with("true ") && report.contains("\"cpuacct\"")
+}
+
 /// The ways of `hide-memory` a plain bot is refused, as a box without a memory cgroup.
 /// (`zero`, where Landlock confines it: its `/dev/zero` may be read, not written, nor so mapped
 /// shared and writable.)

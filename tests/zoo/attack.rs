@@ -381,6 +381,69 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "fd-passing" => worked = fd_passing(),
         "kernel-objects" => worked = kernel_objects(),
         "userns" => worked = user_namespace(),
+        "direct-io" => worked = direct_io(),
+        // At its second tick (once its opponent plays), forks children that wait until the
+        // match ends, as many as it may (at most 10,000), and says how many on stderr
+        // (`fork-all: forked N`).
+        "fork-all" => {
+            stepper = Some(Box::new(|tick, _| {
+                if tick == 2 {
+                    let mut forked = 0;
+                    for _ in 0..10_000 {
+                        // SAFETY: the child only waits for a signal and exits.
+                        match unsafe { libc::fork() } {
+                            0 => loop {
+                                // SAFETY: pause has no preconditions.
+                                unsafe { libc::pause() };
+                            },
+                            pid if pid < 0 => break,
+                            _ => forked += 1,
+                        }
+                    }
+                    eprintln!("fork-all: forked {forked}");
+                }
+                false
+            }));
+        }
+        // Not an attack: thinks on a thread of its own at every tick, as a bot of a runtime with
+        // threads does, and exits (a crash) where it cannot make one.
+        "thread-each-tick" => {
+            stepper = Some(Box::new(|tick, _| {
+                if std::thread::Builder::new()
+                    .spawn(|| ())
+                    .and_then(|t| t.join().map_err(|_| std::io::ErrorKind::Other.into()))
+                    .is_err()
+                {
+                    eprintln!("thread-each-tick: no thread at tick {tick}: {}", std::io::Error::last_os_error());
+                    std::process::exit(3);
+                }
+                false
+            }));
+        }
+        // Not an attack: says what `setsid` answered a child of its (`setsid: ok`, or the errno's
+        // name), then, with `ignore-sigchld`, ignores `SIGCHLD`, and sleeps MS milliseconds (0)
+        // before its first answer, and plays on.
+        "setsid" => {
+            // SAFETY: the child makes raw calls only and exits.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                // SAFETY: setsid and _exit pass no memory.
+                unsafe {
+                    let code = if libc::setsid() < 0 { std::io::Error::last_os_error().raw_os_error() } else { None };
+                    libc::_exit(code.unwrap_or(0));
+                }
+            }
+            let mut status = 0;
+            // SAFETY: waits for its own child, writing its status into a local.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+            eprintln!("setsid: {}", answer(code == 0, code));
+            if arg(1) == "ignore-sigchld" {
+                // SAFETY: sets a signal's disposition to ignored, no handler.
+                unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+            }
+            std::thread::sleep(Duration::from_millis(arg(2).parse().unwrap_or(0)));
+        }
         "sysv-ipc" => worked = system_v_ipc(),
         "mq-left" => worked = posix_queue_left(&arg(1)),
         // Not an attack: exits (a crash) unless its threads and a child process work.
@@ -1755,6 +1818,49 @@ fn user_namespace() -> bool {
         limit.trim()
     );
     unshare.0 || clone.0 || clone3.0 || network.0
+}
+
+/// `direct-io`: opens its own program (`/proc/self/exe`) past the page cache, with `O_DIRECT`, by
+/// `openat` (glibc's `open`), by the older `open` (x86_64), by `openat2`, and by `fcntl`'s
+/// `F_SETFL` on a descriptor opened without it, and says on stderr what each answered (`ok`, or
+/// the errno's name): `direct-io: openat …, open …, openat2 …, fcntl …`. Worked where any did
+/// (the file system here, ext4 or XFS, takes direct I/O: each such read that reaches the disk is
+/// an interrupt on the match's CPU, charged to the opponent thinking there).
+fn direct_io() -> bool {
+    let path = c"/proc/self/exe";
+    let opened = |fd: libc::c_long| {
+        let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        if fd >= 0 {
+            // SAFETY: closes a descriptor it just opened.
+            unsafe { libc::close(fd as libc::c_int) };
+        }
+        (fd >= 0, answer(fd >= 0, errno))
+    };
+    // SAFETY: opens a path from a C string.
+    let openat = opened(unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_DIRECT) }.into());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the same, by the older call.
+    let open = opened(unsafe { libc::syscall(libc::SYS_open, path.as_ptr(), libc::O_RDONLY | libc::O_DIRECT) });
+    #[cfg(not(target_arch = "x86_64"))]
+    let open = (false, "none here".to_string());
+    // `struct open_how`: flags, mode, resolve.
+    let how: [u64; 3] = [(libc::O_RDONLY | libc::O_DIRECT) as u64, 0, 0];
+    // SAFETY: `how` is as long as said, and outlives the call.
+    let openat2 = opened(unsafe {
+        libc::syscall(libc::SYS_openat2, libc::AT_FDCWD, path.as_ptr(), how.as_ptr(), std::mem::size_of_val(&how))
+    });
+    // SAFETY: opens, sets and reads the flags of its own descriptor, and closes it.
+    let fcntl = unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_RDONLY);
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        let set = libc::fcntl(fd, libc::F_SETFL, flags | libc::O_DIRECT);
+        let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        let direct = set == 0 && libc::fcntl(fd, libc::F_GETFL) & libc::O_DIRECT != 0;
+        libc::close(fd);
+        (direct, answer(direct, if set == 0 { 0 } else { errno }))
+    };
+    eprintln!("direct-io: openat {}, open {}, openat2 {}, fcntl {}", openat.1, open.1, openat2.1, fcntl.1);
+    openat.0 || open.0 || openat2.0 || fcntl.0
 }
 
 /// `threads-and-children`: starts threads (`pthread_create`, which glibc makes with `clone3`

@@ -152,6 +152,10 @@ pub(super) struct Watch {
     pub asked: AtomicBool,
     /// Answered at least once.
     pub answered: AtomicBool,
+    /// The bot's name, for the warning of [`Watch::look`].
+    name: String,
+    /// Whether the warning of a process ignoring `SIGCHLD` was given (once a bot).
+    warned_reaping: AtomicBool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -164,7 +168,24 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Watch {
     /// CPU time of the whole box so far.
     pub fn cpu(&self) -> Duration {
-        lock(&self.handle).as_ref().map_or(Duration::ZERO, BoxHandle::cpu_time)
+        let (used, reaping) =
+            lock(&self.handle).as_ref().map_or((Duration::ZERO, None), |h| (h.cpu_time(), h.ignoring_sigchld()));
+        self.warn_reaping(reaping);
+        used
+    }
+
+    /// Warns, once, that the bot's process `reaping` ignores `SIGCHLD` (see
+    /// `BoxHandle::ignoring_sigchld`).
+    fn warn_reaping(&self, reaping: Option<i32>) {
+        if let Some(pid) = reaping.filter(|_| !self.warned_reaping.swap(true, Ordering::Relaxed)) {
+            tracing::warn!(
+                "bot {}: its process {pid} ignores SIGCHLD, so the kernel reaps its children itself, and without a \
+                 cgroup counting its CPU (an arena not run as root, or a plain bot) the CPU time of those children \
+                 is charged to no one: only the wall-clock backstops limit it (run the arena as root, with cgroups, \
+                 to count it)",
+                self.name
+            );
+        }
     }
 
     /// CPU time since the bot last answered.
@@ -186,7 +207,11 @@ impl Watch {
     /// last answered: the monitor's look, with one walk of /proc for both where the box has no
     /// cgroup (see [`BoxHandle::look`]).
     pub fn look(&self, cpu: bool) -> (bool, Option<Duration>) {
-        let (used, over) = lock(&self.handle).as_ref().map_or((None, false), |h| h.look(cpu));
+        let (used, over, reaping) = lock(&self.handle).as_ref().map_or((None, false, None), |h| {
+            let (used, over) = h.look(cpu);
+            (used, over, h.ignoring_sigchld())
+        });
+        self.warn_reaping(reaping);
         let since = cpu.then(|| self.since_answer(used.unwrap_or(Duration::ZERO)));
         (over, since)
     }
@@ -351,6 +376,8 @@ impl BotProcess {
             mark: Mutex::new((Duration::ZERO, Instant::now())),
             asked: AtomicBool::new(false),
             answered: AtomicBool::new(false),
+            name: cmd.name.clone(),
+            warned_reaping: AtomicBool::new(false),
         });
         Ok(BotProcess {
             name: cmd.name.clone(),

@@ -329,6 +329,13 @@ impl BoxGroup {
         self.dirs.iter().map(|(d, _, _)| d.join("cgroup.procs")).collect()
     }
 
+    /// Whether a hierarchy of the box counts its CPU time (`cpuacct`, or `cpu.stat` on v2): its
+    /// processes' CPU is then the kernel's count, not the arena's sum of them (see
+    /// [`BoxGroup::cpu_time`]).
+    pub fn counts_cpu(&self) -> bool {
+        self.dirs.iter().any(|(_, c, _)| c.contains(&"cpuacct"))
+    }
+
     /// CPU time used by every process of the box so far, if a hierarchy counts it.
     pub fn cpu_time(&self) -> Option<Duration> {
         self.dirs.iter().find_map(|(dir, controllers, v2)| {

@@ -16,8 +16,16 @@ fn ticks_per_second() -> u64 {
     }
 }
 
-/// How many of the fields after the command name in /proc/<pid>/stat are read: up to `rss`.
-const STAT_FIELDS: usize = 22;
+/// How many of the fields after the command name in /proc/<pid>/stat are read: up to
+/// `sigignore` ([`SIGIGNORE`]).
+const STAT_FIELDS: usize = 31;
+
+/// The index of `sigignore` among the fields after the name: the signals the process ignores, a
+/// mask of the first 31 (signal `n` its bit `n - 1`).
+const SIGIGNORE: usize = 30;
+
+/// `sigignore`'s bit of `SIGCHLD`.
+const SIGCHLD_BIT: u64 = 1 << (libc::SIGCHLD - 1);
 
 /// The first [`STAT_FIELDS`] fields after the command name in /proc/<pid>/stat (the name may
 /// hold spaces). A field that is not a number (the state letter, a negative one) reads as 0.
@@ -226,7 +234,8 @@ struct StatusMemory {
 /// past the cap. A maps file costs about 1 us a line to read (a few hundred for a compiler's
 /// process, 14,000 for a red team's, 50 ms for 50,000); a build of honest compilers well under
 /// its cap reads none.
-pub(super) fn usage(root: i32, hidden: Option<Hidden>) -> Usage {
+#[cfg(test)]
+fn usage(root: i32, hidden: Option<Hidden>) -> Usage {
     walk(root).usage(hidden)
 }
 
@@ -242,6 +251,9 @@ struct Walked {
     resident: u64,
     /// Its address space (`vsize`), in bytes.
     address_space: u64,
+    /// It ignores `SIGCHLD` (`SIG_IGN`): the kernel reaps its children itself, and their CPU time
+    /// is added to no one's (see [`Walk::ignoring_sigchld`]).
+    ignores_sigchld: bool,
 }
 
 /// `root`'s tree from one walk of /proc: each process's stat gives its times, its resident pages
@@ -275,7 +287,9 @@ pub(super) fn walk(root: i32) -> Walk {
             false => (pid, f),
         };
         let resident = m.get(21).copied().unwrap_or(0).saturating_mul(page);
-        processes.push(Walked { pid, shown, ticks, resident, address_space: m.get(20).copied().unwrap_or(0) });
+        let address_space = m.get(20).copied().unwrap_or(0);
+        let ignores_sigchld = f.get(SIGIGNORE).is_some_and(|&mask| mask & SIGCHLD_BIT != 0);
+        processes.push(Walked { pid, shown, ticks, resident, address_space, ignores_sigchld });
         children(pid, threads, &mut todo);
     }
     Walk { processes }
@@ -285,6 +299,15 @@ impl Walk {
     /// The pids of the tree's processes, from its root down (those whose stat could be read).
     pub(super) fn pids(&self) -> Vec<i32> {
         self.processes.iter().map(|p| p.pid).collect()
+    }
+
+    /// A process of the tree that ignores `SIGCHLD`, if any: the kernel reaps its children
+    /// itself, and the CPU time of a child so reaped is added to no process's (`cutime`), so a
+    /// sum of the tree's times never counts it. (Read from the stat the walk read already. A
+    /// process that asks for the same with `SA_NOCLDWAIT` alone, its handler kept, shows
+    /// nothing there.)
+    pub(super) fn ignoring_sigchld(&self) -> Option<i32> {
+        self.processes.iter().find(|p| p.ignores_sigchld).map(|p| p.pid)
     }
 
     /// What the tree uses: see [`usage`].
@@ -395,7 +418,8 @@ fn status_bytes(status: &str, field: &str) -> Option<u64> {
 
 /// CPU time (user + system) of `root`'s tree: the live processes' own, plus what their
 /// reaped children used.
-pub(super) fn tree_cpu(root: i32) -> Duration {
+#[cfg(test)]
+fn tree_cpu(root: i32) -> Duration {
     usage(root, None).cpu
 }
 
@@ -426,6 +450,43 @@ mod tests {
         child.wait().unwrap();
         assert!(running && during > Duration::ZERO, "the child's own time shows while it runs");
         assert!(usage(std::process::id() as i32, None).memory() > 0);
+    }
+
+    /// A process that ignores `SIGCHLD` is found by the walk, from the stat it reads anyway; the
+    /// control: the same process with `SIGCHLD` at its default is not.
+    #[test]
+    fn a_process_ignoring_sigchld_is_seen() {
+        use std::os::unix::process::CommandExt;
+        let spawn = |ignore: bool| {
+            let mut command = std::process::Command::new("sleep");
+            command.arg("30");
+            // SAFETY: signal is async-signal-safe, called in the child before exec (an ignored
+            // signal stays ignored across exec).
+            unsafe {
+                command.pre_exec(move || {
+                    if ignore {
+                        libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+                    }
+                    Ok(())
+                });
+            }
+            command.spawn().unwrap()
+        };
+        for ignore in [true, false] {
+            let mut child = spawn(ignore);
+            let pid = child.id() as i32;
+            // (Until it has run `sleep`: before its exec, the stat is the test's own copy.)
+            let start = std::time::Instant::now();
+            while std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() != "sleep")
+                && start.elapsed() < Duration::from_secs(30)
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let seen = walk(pid).ignoring_sigchld();
+            child.kill().unwrap();
+            child.wait().unwrap();
+            assert_eq!(seen, ignore.then_some(pid), "ignoring: {ignore}");
+        }
     }
 
     #[test]

@@ -29,7 +29,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -440,6 +440,9 @@ pub struct BoxHandle {
     /// The most CPU time [`BoxHandle::cpu_time`] has read, in nanoseconds: without a cgroup,
     /// the time of a process already reaped may be missing from a later reading.
     peak_cpu: AtomicU64,
+    /// A process of the box's that a look found ignoring `SIGCHLD` where its CPU time is summed
+    /// (0 for none yet): see [`BoxHandle::ignoring_sigchld`].
+    ignoring_sigchld: AtomicI32,
     /// What the box's sockets hold, counted with its memory where no memory cgroup charges it
     /// (see `sockets`).
     sockets: Option<sockets::Meter>,
@@ -804,19 +807,6 @@ impl Sandbox {
             let n = user_process_count(owner).saturating_add(limits.processes);
             rlimits.push((libc::RLIMIT_NPROC, n, n));
         }
-        if !self.root {
-            // Without a box, RLIMIT_NPROC caps processes; it counts every process of the user
-            // (and the keeper).
-            // SAFETY: getuid has no preconditions.
-            let n = user_process_count(unsafe { libc::getuid() }) + limits.processes + u64::from(!keep_terminal);
-            // (At most the arena's own hard limit, which it may not raise: a user with many
-            // processes of their own left every bot unable to set its limit, and start.)
-            let n = match own_hard_limit(libc::RLIMIT_NPROC) {
-                Some(hard) if hard != libc::RLIM_INFINITY && !may_raise_hard_limits() => n.min(hard),
-                _ => n,
-            };
-            rlimits.push((libc::RLIMIT_NPROC, n, n));
-        }
         // A bot or a build with a keeper: Landlock's ruleset, entered by its process alone (see
         // `confine`). It may write its scratch folder; a build is shown the toolchains too, and
         // may write its folder.
@@ -853,12 +843,37 @@ impl Sandbox {
         // SAFETY: getuid and getgid have no preconditions.
         let owner = ids.unwrap_or_else(|| unsafe { (libc::getuid(), libc::getgid()) });
         let in_memory = scratch_dir.filter(|d| scratch::in_memory(d)).map(|d| (d, owner));
+        // (A bot that needs no mount of its own still gets a user namespace of its own, where the
+        // arena is not root: see below.)
         let plain_mounts = match &self.mounts {
             Some(here) if !keep_terminal => {
-                here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, in_memory)
+                let mounts = here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, in_memory);
+                mounts.or_else(|| if launch.build { None } else { here.user_namespace_only() })
             }
             _ => None,
         };
+        if !self.root {
+            // Without a box, RLIMIT_NPROC caps processes. The kernel counts it for each user
+            // namespace (Linux 5.14 on): a bot in one of its own (with its keeper) is held to its
+            // own processes. Elsewhere (no user namespace can be made here, a build, or `none`) it
+            // counts every process of the user, so the limit is what the user runs already, the
+            // keeper and the bot's: a plain bot of an arena that is not root forked up to that
+            // before 2026-12-07, and its opponent, whose limit was the same count, could make no
+            // thread (a crash).
+            let own = !launch.build
+                && plain_mounts.as_ref().is_some_and(mounts::PlainMounts::in_user_namespace)
+                && nproc_counted_per_namespace();
+            // SAFETY: getuid has no preconditions.
+            let others = if own { 0 } else { user_process_count(unsafe { libc::getuid() }) };
+            let n = others + limits.processes + u64::from(!keep_terminal);
+            // (At most the arena's own hard limit, which it may not raise: a user with many
+            // processes of their own left every bot unable to set its limit, and start.)
+            let n = match own_hard_limit(libc::RLIMIT_NPROC) {
+                Some(hard) if hard != libc::RLIM_INFINITY && !may_raise_hard_limits() => n.min(hard),
+                _ => n,
+            };
+            rlimits.push((libc::RLIMIT_NPROC, n, n));
+        }
         let parent = std::process::id() as libc::pid_t;
         let writable_access = confine::writable_access();
         // (A build runs at a lower priority than the arena: see `child::lower_priority`. Not with
@@ -902,6 +917,7 @@ impl Sandbox {
             // swaps out of it counts, on a machine with swap.)
             counts_swap: launch.build && !keep_terminal && cgroup::machine_swaps(),
             peak_cpu: AtomicU64::new(0),
+            ignoring_sigchld: AtomicI32::new(0),
             sockets: None,
             // (A plain build's and a kept plain bot's: its sockets are in the machine's network
             // namespace, see the README.)
@@ -1130,7 +1146,11 @@ impl Sandbox {
             ids,
             hostname: cstring("arena".to_string()),
             wipe: arena_strings(),
-            filters: syscalls::filters(launch.build, memory_held),
+            filters: syscalls::filters(
+                launch.build,
+                memory_held,
+                group.as_ref().is_some_and(cgroup::BoxGroup::counts_cpu),
+            ),
             meter: meter_end.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
         };
         // A path through `..` names folders the box may not hold (only the file is bound): the
@@ -1181,6 +1201,7 @@ impl Sandbox {
             memory_cap: limits.memory_mb.saturating_mul(1 << 20),
             counts_swap,
             peak_cpu: AtomicU64::new(0),
+            ignoring_sigchld: AtomicI32::new(0),
             sockets: meter,
             host_sockets: None,
             counts_pipes: launch.build,
@@ -2488,9 +2509,31 @@ impl BoxHandle {
     pub fn cpu_time(&self) -> Duration {
         let now = match self.group.as_ref().and_then(cgroup::BoxGroup::cpu_time) {
             Some(t) => t,
-            None => self.leader.map_or(Duration::ZERO, meter::tree_cpu),
+            None => self.leader.map_or(Duration::ZERO, |pid| {
+                let walk = meter::walk(pid);
+                self.note_ignoring_sigchld(&walk);
+                walk.usage(None).cpu
+            }),
         };
         self.at_least_the_peak(now)
+    }
+
+    /// A process of the box (its pid) that a look ([`BoxHandle::look`], [`BoxHandle::cpu_time`])
+    /// found ignoring `SIGCHLD`, where the box's CPU time is the sum of its processes' (no cgroup
+    /// counts it; read from the stat files those walks read anyway): the
+    /// CPU time of the children the kernel then reaps itself is added to no process's, and goes
+    /// uncounted (only the wall-clock backstops bound it). A process that asks for the same with
+    /// `SA_NOCLDWAIT`, keeping a handler, is not seen: its stat shows no such mark.
+    pub fn ignoring_sigchld(&self) -> Option<i32> {
+        Some(self.ignoring_sigchld.load(Ordering::Relaxed)).filter(|&pid| pid != 0)
+    }
+
+    /// Keeps the first process of `walk` that ignores `SIGCHLD` (see
+    /// [`BoxHandle::ignoring_sigchld`]).
+    fn note_ignoring_sigchld(&self, walk: &meter::Walk) {
+        if let Some(pid) = walk.ignoring_sigchld() {
+            let _ = self.ignoring_sigchld.compare_exchange(0, pid, Ordering::Relaxed, Ordering::Relaxed);
+        }
     }
 
     /// `now`, a reading of the box's CPU time, kept as the highest yet: the highest of all.
@@ -2599,6 +2642,7 @@ impl BoxHandle {
         match (self.group.is_none() && (self.boxed || self.kept), self.leader) {
             (true, Some(pid)) => {
                 let seen = self.see(pid);
+                self.note_ignoring_sigchld(&seen.walk);
                 let (used, over) = self.usage_and_over(&seen);
                 let over = over || self.unseen_bot_process(&seen);
                 (cpu.then(|| self.at_least_the_peak(used.cpu)), over, Some(seen))
@@ -2809,6 +2853,27 @@ fn user_process_count(uid: libc::uid_t) -> u64 {
         .sum()
 }
 
+/// Whether this kernel counts `RLIMIT_NPROC` for each user namespace (Linux 5.14 on, its
+/// "ucounts"): before, it counted every process of the real user, namespace or not, and a plain
+/// bot held to its own processes alone in its namespace could not start where its user ran more.
+fn nproc_counted_per_namespace() -> bool {
+    static COUNTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COUNTED.get_or_init(|| {
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+        release_at_least(&release, (5, 14))
+    })
+}
+
+/// Whether a kernel release (`6.18.44-fc-v1272`) is `at_least` (major, minor); false where it
+/// cannot be read.
+fn release_at_least(release: &str, at_least: (u64, u64)) -> bool {
+    let mut numbers = release.trim().split(['.', '-']).map(|n| n.parse::<u64>().ok());
+    match (numbers.next().flatten(), numbers.next().flatten()) {
+        (Some(major), Some(minor)) => (major, minor) >= at_least,
+        _ => false,
+    }
+}
+
 fn warn_once(missing: &[String]) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| {
@@ -2822,6 +2887,15 @@ fn warn_once(missing: &[String]) {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn kernel_releases_are_compared_by_major_and_minor() {
+        assert!(release_at_least("6.18.44-fc-v1272\n", (5, 14)));
+        assert!(release_at_least("5.14.0-284.el9.x86_64", (5, 14)));
+        assert!(!release_at_least("5.10.0-28-amd64", (5, 14)));
+        assert!(!release_at_least("4.19.0", (5, 14)));
+        assert!(!release_at_least("", (5, 14)), "unread: the user's count, as before");
+    }
 
     /// The box users are usable only where every one of them is inside a range the namespace
     /// maps: the machine's identity map and a rootless container's 65,536 ids hold them all,

@@ -85,9 +85,10 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// build in a box without a memory cgroup held memory in `memfd_create` files, which no process's
 /// resident set shows.
 ///
-/// They end with [`last_filters`]: a build's box takes [`session_lock`], and a box whose memory is
-/// summed [`seccomp_lock`] last, after every other filter.
-pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
+/// They end with [`last_filters`]: a bot's box takes [`direct_io_lock`], a build's box
+/// [`session_lock`], and so does a bot's box whose CPU time no cgroup counts (not `counts_cpu`),
+/// and a box whose memory is summed [`seccomp_lock`] last, after every other filter.
+pub(super) fn filters(build: bool, holds_memory: bool, counts_cpu: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
     let uncounted = match (build, holds_memory) {
         (_, true) => Vec::new(),
@@ -95,22 +96,79 @@ pub(super) fn filters(build: bool, holds_memory: bool) -> Vec<BpfProgram> {
         (false, false) => uncounted_memory_filters(),
     };
     let common = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter()).chain(socket_family_filter());
-    common.chain(own).chain(uncounted).chain(last_filters(build, !holds_memory)).collect()
+    common.chain(own).chain(uncounted).chain(last_filters(build, !counts_cpu, !holds_memory)).collect()
 }
 
 /// The filters every list of a process's filters ends with ([`filters`], [`plain_filters`],
-/// [`unconfined_plain_filters`]), in this order: a build's [`session_lock`] (where it stands
-/// changes nothing: no other filter answers `setsid`), then, for a process whose memory is summed
-/// (`summed`: every plain one, and a box's whose memory no cgroup holds whole), [`seccomp_lock`],
-/// which must come last, as it refuses the filters that would come after it.
-fn last_filters(build: bool, summed: bool) -> impl Iterator<Item = BpfProgram> {
-    let session = if build { session_lock() } else { None };
+/// [`unconfined_plain_filters`]), in this order: a bot's [`direct_io_lock`] (every bot's, boxed or
+/// plain: here so that no list of a bot's goes without it), [`session_lock`] for a build and for
+/// a bot whose CPU time is summed (`cpu_summed`: every plain one, and a box's no cgroup counts;
+/// where they stand changes nothing: no other filter answers `setsid`, nor `open` by its
+/// `O_DIRECT` bit), then, for a process whose memory is summed (`summed`: every plain one, and a
+/// box's whose memory no cgroup holds whole), [`seccomp_lock`], which must come last, as it
+/// refuses the filters that would come after it.
+fn last_filters(build: bool, cpu_summed: bool, summed: bool) -> impl Iterator<Item = BpfProgram> {
+    let direct = if build { Vec::new() } else { direct_io_lock() };
+    let session = if build || cpu_summed { session_lock() } else { None };
     let lock = if summed { seccomp_lock() } else { None };
-    session.into_iter().chain(lock)
+    direct.into_iter().chain(session).chain(lock)
 }
 
+/// A bot may not read or write a file past the page cache (`O_DIRECT`): `open`, `openat` and
+/// `open_by_handle_at` with the `O_DIRECT` bit in their flags, and `fcntl`'s `F_SETFL` with it,
+/// fail with `EINVAL` (what the kernel answers on a file system without direct I/O, which every
+/// user of it must handle already: it then reads through the cache); `openat2`, whose flags are in
+/// memory the filter cannot read, fails with `ENOSYS` for every use, as on a kernel before 5.6
+/// (glibc's `open` and `openat`, Python's, Rust's and Java's file opening use `openat`, and
+/// what calls `openat2` falls back to it). Each direct read that reaches the disk ends in an
+/// interrupt on a CPU, and both bots of a match share one (see `referee::cpus`): on a kernel
+/// without `CONFIG_IRQ_TIME_ACCOUNTING` (this arena's 6.18 among them) the interrupt's time is
+/// charged to whatever task it interrupts, the opponent thinking. A red team's bot answered at
+/// once while two of its threads read 4 KiB at random offsets of a large system library with
+/// `O_DIRECT`: the same victim's charged CPU rose 15 to 45 %, and in a league it forfeited on
+/// time in 2 games of 4. Reads through the page cache (`POSIX_FADV_DONTNEED` before each,
+/// read-ahead asked for again and again, pages pushed out and faulted in again) added at most 7 %
+/// in the same measurements, and are left alone. io_uring and the kernel's AIO, which would open or read past this filter,
+/// are refused every box and plain process already ([`filter`]). A build keeps `O_DIRECT`: it
+/// plays no match. Empty on an architecture the filter compiler does not know (said).
+fn direct_io_lock() -> Vec<BpfProgram> {
+    static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
+    FILTERS
+        .get_or_init(|| {
+            let direct = O_DIRECT_BIT;
+            let bit =
+                |arg: u8| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(direct), direct);
+            let rules = (|| -> Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> {
+                let set_flags =
+                    SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::F_SETFL as u64)?;
+                let mut rules = vec![
+                    (libc::SYS_openat, vec![SeccompRule::new(vec![bit(2)?])?]),
+                    (libc::SYS_open_by_handle_at, vec![SeccompRule::new(vec![bit(2)?])?]),
+                    (libc::SYS_fcntl, vec![SeccompRule::new(vec![set_flags, bit(2)?])?]),
+                ];
+                #[cfg(target_arch = "x86_64")]
+                rules.push((libc::SYS_open, vec![SeccompRule::new(vec![bit(1)?])?]));
+                Ok(rules)
+            })();
+            let Ok(rules) = rules else {
+                tracing::error!(
+                    "the bots' direct I/O filter does not compile: a bot's direct reads may be charged to its opponent"
+                );
+                return Vec::new();
+            };
+            let openat2 = compile(vec![(libc::SYS_openat2, Vec::new())], libc::ENOSYS);
+            compile(rules, libc::EINVAL).into_iter().chain(openat2).collect()
+        })
+        .clone()
+}
+
+/// `open`'s `O_DIRECT` flag, as the kernel of the architecture numbers it.
+const O_DIRECT_BIT: u64 = libc::O_DIRECT as u64;
+
 /// `setsid` fails with `EPERM` (what it answers a process that leads its process group already,
-/// which every caller must handle) for a build's processes, plain or boxed (not a bot's): where the
+/// which every caller must handle) for a build's processes, plain or boxed, and for a bot's whose
+/// CPU time the arena sums (a plain bot, or one in a box no cgroup counts the CPU of: an
+/// unprivileged arena's; see below). Where the
 /// kernel groups processes by session for the scheduler (autogroups), each session shares the CPU
 /// as an equal of the arena's whatever its processes' nice values, and a build's are niced to
 /// yield to the arena's look at its memory (see `child::BUILD_NICENESS`; the build's own session,
@@ -118,7 +176,16 @@ fn last_filters(build: bool, summed: bool) -> impl Iterator<Item = BpfProgram> {
 /// build's spinners, each in a session of its own, cut a probe of nice 0 to a tenth of a CPU. No
 /// compiler or build tool was seen to make a session (`strace -f` of `make -j4` of a C++ project,
 /// `cc`, `cargo build --offline`, `python3 -m py_compile`); `setpgid` (a shell's jobs, coreutils'
-/// `timeout`) stays. `None` where it does not compile (said).
+/// `timeout`) stays.
+///
+/// A bot whose CPU time is summed (its live processes' and the children they waited for, see
+/// `meter::tree_cpu`) is not charged for children the kernel reaps itself, and a red team's kept
+/// 12 short-lived spinners so, each calling `setsid`: each its own autogroup, an equal share of
+/// the CPU with the opponent's whole session, and the opponent timed out in 2 games of 2 (the
+/// monitor's check of a bot burning CPU while not asked never saw them). With `setsid` refused,
+/// its spinners share its session's one share. A bot whose box's cgroup counts its CPU keeps it:
+/// the monitor sees its spinners' CPU, and a task in a cgroup other than the root's is in no
+/// autogroup. No sample bot or starter kit calls it. `None` where it does not compile (said).
 fn session_lock() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
     FILTER.get_or_init(|| compile(vec![(libc::SYS_setsid, Vec::new())], libc::EPERM)).clone()
@@ -240,7 +307,7 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
             } else {
                 plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect()
             };
-            own.into_iter().chain(last_filters(build, true)).collect()
+            own.into_iter().chain(last_filters(build, true, true)).collect()
         })
     })[usize::from(build)]
     .clone()
@@ -648,7 +715,7 @@ pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
     let memory = if build { plain_build_memory_filter() } else { plain_bot_memory_filters() };
     let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
     let sockets = plain_socket_filters();
-    namespaces.chain(system_v_filter()).chain(sockets).chain(memory).chain(last_filters(build, true)).collect()
+    namespaces.chain(system_v_filter()).chain(sockets).chain(memory).chain(last_filters(build, true, true)).collect()
 }
 
 /// Refuses [`SYSV_IPC_CALLS`] and [`POSIX_QUEUE_CALLS`] (`ENOSYS`). `None` on an architecture
@@ -1117,50 +1184,51 @@ mod tests {
         let unconfined = 3 + 2 + usize::from(cfg!(target_arch = "x86_64"));
         assert_eq!(super::plain_build_memory_filter().len(), 12);
         // (Each summed list ends with the seccomp lock.)
-        // (A build's lists hold the session lock too.)
+        // (A build's lists hold the session lock too, and so do a plain bot's.)
         assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1 + 12 + 1);
-        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 1);
+        // (A bot's lists hold the direct I/O lock's two filters.)
+        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 2 + 1 + 1);
         for build in [false, true] {
-            let own = if build { 15 } else { memory };
+            // (A build's own include its session lock; a bot's, the direct I/O lock and the session lock.)
+            let own = if build { 15 } else { memory + 2 + 1 };
             assert_eq!(super::plain_filters(build).len(), 7 + own + 1 + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
-            assert_eq!((super::filters(false, true).len(), super::filters(true, true).len()), (8, 8));
-            assert_eq!((super::filters(false, false).len(), super::filters(true, false).len()), (18, 22));
+            // (held memory, counted CPU)
+            assert_eq!((super::filters(false, true, true).len(), super::filters(true, true, true).len()), (10, 8));
+            assert_eq!((super::filters(false, true, false).len(), super::filters(true, true, false).len()), (11, 8));
+            assert_eq!((super::filters(false, false, true).len(), super::filters(true, false, true).len()), (20, 22));
+            assert_eq!((super::filters(false, false, false).len(), super::filters(true, false, false).len()), (21, 22));
         }
+        // Every list of a bot's or a build's, as (build, memory summed, CPU summed, the list).
+        let every = |build: bool| {
+            let boxes = [(false, false), (false, true), (true, false), (true, true)]
+                .map(|(summed, cpu_summed)| (build, summed, cpu_summed, super::filters(build, !summed, !cpu_summed)));
+            let plain = [super::plain_filters(build), super::unconfined_plain_filters(build)]
+                .map(|filters| (build, true, true, filters));
+            boxes.into_iter().chain(plain)
+        };
+        let lists: Vec<_> = every(false).chain(every(true)).collect();
+        let direct = super::direct_io_lock();
+        assert_eq!(direct.len(), 2);
         let session = super::session_lock();
         assert!(session.as_ref().is_some_and(|f| !f.is_empty()));
-        for build in [false, true] {
-            let lists = [
-                super::filters(build, false),
-                super::filters(build, true),
-                super::plain_filters(build),
-                super::unconfined_plain_filters(build),
-            ];
-            for filters in lists {
-                assert_eq!(filters.iter().any(|f| Some(f) == session.as_ref()), build, "builds' alone");
-            }
-        }
         let lock = super::seccomp_lock();
         assert!(lock.as_ref().is_some_and(|f| !f.is_empty()));
-        let summed = [
-            super::filters(false, false),
-            super::filters(true, false),
-            super::plain_filters(false),
-            super::plain_filters(true),
-            super::unconfined_plain_filters(false),
-            super::unconfined_plain_filters(true),
-        ];
-        for (i, filters) in summed.iter().enumerate() {
-            assert_eq!(filters.last(), lock.as_ref(), "the lock last, list {i}");
-            assert_eq!(filters.iter().filter(|f| Some(*f) == lock.as_ref()).count(), 1, "once, list {i}");
-            // (A build's lists, the odd ones, hold the session lock just before it.)
-            let before = filters.len().checked_sub(2).and_then(|at| filters.get(at));
-            assert_eq!(before == session.as_ref(), i % 2 == 1, "the session lock before the lock, list {i}");
-        }
-        for held in [super::filters(false, true), super::filters(true, true)] {
-            assert!(!held.iter().any(|f| Some(f) == lock.as_ref()), "a box whose cgroup holds its memory keeps them");
+        for (i, (build, summed, cpu_summed, filters)) in lists.iter().enumerate() {
+            let held = direct.iter().all(|d| filters.contains(d));
+            assert_eq!(held, !build, "every bot's list, no build's: list {i}");
+            let sessions = filters.iter().any(|f| Some(f) == session.as_ref());
+            assert_eq!(sessions, *build || *cpu_summed, "a build's, and a bot's whose CPU is summed: list {i}");
+            let locks = filters.iter().filter(|f| Some(*f) == lock.as_ref()).count();
+            assert_eq!(locks, usize::from(*summed), "once where memory is summed, list {i}");
+            if *summed {
+                assert_eq!(filters.last(), lock.as_ref(), "the lock last, list {i}");
+                // (The session lock just before it, where there is one.)
+                let before = filters.len().checked_sub(2).and_then(|at| filters.get(at));
+                assert_eq!(before == session.as_ref(), sessions, "the session lock before the lock, list {i}");
+            }
         }
     }
 }
