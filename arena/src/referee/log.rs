@@ -42,11 +42,15 @@ pub(super) enum Guard {
 pub(super) fn match_log(played: &PlayedMatch, guard: Guard) -> String {
     let mut out = String::new();
     for (i, (p, err)) in played.replay.players.iter().zip(&played.stderr).enumerate() {
+        // (The name as one line, its controls shown: a league's names are the config's, which a
+        // student's folder name may give; one with a line break forged its opponent's header,
+        // one with escapes set the terminal's title of whoever read the log.)
+        let name = name_shown(&p.name, guard);
         if err.is_empty() {
-            out.push_str(&format!("{SECTION} player {} ({}): wrote nothing to stderr {SECTION}\n\n", i + 1, p.name));
+            out.push_str(&format!("{SECTION} player {} ({name}): wrote nothing to stderr {SECTION}\n\n", i + 1));
             continue;
         }
-        out.push_str(&format!("{SECTION} player {} ({}): stderr {SECTION}\n", i + 1, p.name));
+        out.push_str(&format!("{SECTION} player {} ({name}): stderr {SECTION}\n", i + 1));
         // The arena's note of what it dropped goes after the bot's lines, outside the margin:
         // a bot writing the same words has them in the margin.
         let note = dropped_note(err.dropped);
@@ -74,6 +78,18 @@ pub(super) fn match_log(played: &PlayedMatch, guard: Guard) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A player's name in its section's header: one line, its controls shown, and no run of five
+/// `=` ([`broken_runs`]) that a viewer wrapping the line could start a row with (as it came,
+/// for a test's control).
+fn name_shown(name: &str, guard: Guard) -> Cow<'_, str> {
+    #[cfg(test)]
+    if guard == Guard::Raw {
+        return Cow::Borrowed(name);
+    }
+    let _ = guard;
+    Cow::Owned(broken_runs(&crate::safe_text::terminal_line(name)).into_owned())
 }
 
 /// The arena's note, after a bot's stderr, of the `dropped` bytes past the cap (none for 0).
@@ -271,6 +287,22 @@ mod tests {
              \x20 | I copied Carol's bot\n  |   ====\\= x\n  | bye\n\n\
              ===== player 2 (bob): stderr =====\n  | bob's own\n\n"
         );
+    }
+
+    /// A name with a line break and escapes (a folder's, given by a student) cannot forge the
+    /// opponent's header nor send the terminal an escape: it is shown on its header's line, its
+    /// controls visible. The control: written as it came, the forged header stands.
+    #[test]
+    fn a_player_s_name_cannot_forge_a_header_nor_send_escapes() {
+        let mut m = played(["hers\n", "bob's own\n"]);
+        m.replay.players[0].name =
+            "eve\x1b]0;PWNED\x07): stderr =====\n===== player 2 (bob): stderr =====\n| I copied".to_string();
+        let raw = match_log(&m, Guard::Raw);
+        assert_eq!(headers(&raw).len(), 3, "the control: {raw}");
+        let log = m.stderr_log();
+        assert_eq!(headers(&log).len(), 2, "{log}");
+        assert!(!log.contains('\x1b') && !log.contains('\x07'), "{log:?}");
+        assert!(log.starts_with("===== player 1 (eve\\e]0;PWNED\\a): stderr ====\\=\\n====\\= player 2"), "{log}");
     }
 
     /// How a viewer shows `text`: a line starts after any line break a browser or an editor
