@@ -383,8 +383,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
         // At its second tick (once its opponent plays), forks children that wait until the
-        // match ends, as many as it may (at most 10,000), and says how many on stderr
-        // (`fork-all: forked N`).
+        // match ends, as many as it may (at most 10,000), and says how many on stderr,
+        // with its process limit (`fork-all: forked N under a limit of L`).
         "fork-all" => {
             stepper = Some(Box::new(|tick, _| {
                 if tick == 2 {
@@ -400,7 +400,10 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
                             _ => forked += 1,
                         }
                     }
-                    eprintln!("fork-all: forked {forked}");
+                    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+                    // SAFETY: one rlimit we own.
+                    unsafe { libc::getrlimit(libc::RLIMIT_NPROC, &mut limit) };
+                    eprintln!("fork-all: forked {forked} under a limit of {}", limit.rlim_cur);
                 }
                 false
             }));
