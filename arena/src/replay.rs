@@ -414,13 +414,32 @@ impl Replay {
 /// A FIFO (opening one waited for a writer: `arena merge`, a resume, `arena view` hung) or a
 /// device is refused at once.
 pub fn read_json(path: &Path) -> Result<Vec<u8>, ReplayError> {
+    unpack(path, read_raw(path)?)
+}
+
+/// The bytes of the replay file at `path` as they are, compressed or not (at most one more than
+/// [`MAX_REPLAY_BYTES`]): what [`read_json`] unpacks ([`unpack`]). A FIFO or a device is refused
+/// at once.
+pub fn read_raw(path: &Path) -> Result<Vec<u8>, ReplayError> {
     use std::io::Read;
     let io = |source| ReplayError::Io { path: path.to_path_buf(), source };
     let file = crate::files::open_regular(path).map_err(io)?;
     let file = file.ok_or_else(|| ReplayError::NotAFile { path: path.to_path_buf() })?;
     let mut raw = Vec::new();
     file.take(MAX_REPLAY_BYTES + 1).read_to_end(&mut raw).map_err(io)?;
-    unpack(path, raw)
+    Ok(raw)
+}
+
+/// Whether the replay file whose bytes are `raw` holds more than `limit` bytes of JSON: told
+/// by unpacking at most `limit + 1` of them, kept nowhere (false where they cannot be unpacked:
+/// [`unpack`] then says why).
+pub fn unpacks_beyond(raw: &[u8], limit: u64) -> bool {
+    use std::io::Read;
+    if !raw.starts_with(&GZIP_MAGIC) {
+        return raw.len() as u64 > limit;
+    }
+    let mut json = flate2::bufread::MultiGzDecoder::new(raw).take(limit + 1);
+    std::io::copy(&mut json, &mut std::io::sink()).is_ok_and(|n| n > limit)
 }
 
 /// The JSON text of the replay file at `path` (named in errors) whose bytes are `raw`: unpacked

@@ -95,20 +95,23 @@ impl<'a> Vouch<'a> {
         self
     }
 
-    /// The replay `line` names in `dir`, read as [`Vouch::own_replays`] says, with the turn of
-    /// a large one ([`Large`]), to be held while it is checked.
-    fn load_replay(&self, dir: &Path, line: &ResultLine) -> Result<(Replay, Option<MutexGuard<'_, ()>>), String> {
+    /// The turn of the replay `line` names in `dir`, if it is a large one ([`Large`], taken before
+    /// it is unpacked: only its compressed bytes wait), to be held while it is checked, and the
+    /// replay, read as [`Vouch::own_replays`] says.
+    fn load_replay(&self, dir: &Path, line: &ResultLine) -> Result<(Option<MutexGuard<'_, ()>>, Replay), String> {
         let path = dir.join(&line.replay);
-        let json = self.replay_json(dir, line)?;
-        let turn = self.large.turn(json.len());
-        Ok((Replay::from_json(&path, json).map_err(|e| e.to_string())?, turn))
+        let raw = self.replay_raw(dir, line)?;
+        let turn = self.large.turn(crate::replay::unpacks_beyond(&raw, LARGE_REPLAY_BYTES as u64));
+        let json = crate::replay::unpack(&path, raw).map_err(|e| e.to_string())?;
+        Ok((turn, Replay::from_json(&path, json).map_err(|e| e.to_string())?))
     }
 
-    /// The JSON text of the replay `line` names in `dir`, read as [`Vouch::own_replays`] says.
-    fn replay_json(&self, dir: &Path, line: &ResultLine) -> Result<Vec<u8>, String> {
+    /// The bytes of the replay file `line` names in `dir`, compressed or not, read as
+    /// [`Vouch::own_replays`] says.
+    fn replay_raw(&self, dir: &Path, line: &ResultLine) -> Result<Vec<u8>, String> {
         let path = dir.join(&line.replay);
         if !self.own_replays {
-            return crate::replay::read_json(&path).map_err(|e| e.to_string());
+            return crate::replay::read_raw(&path).map_err(|e| e.to_string());
         }
         // (Every folder between `dir` and the file is a folder of its own, not a link, opened
         // from the one before: what is read is what was checked.)
@@ -116,10 +119,9 @@ impl<'a> Vouch<'a> {
             !self.teachers.is_empty() && std::fs::canonicalize(dir).is_ok_and(|d| self.teachers.contains(&d));
         let read =
             if teachers { crate::files::read_own_regular_under } else { crate::files::read_foreign_regular_under };
-        let raw = read(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES).map_err(|e| {
+        read(dir, Path::new(&line.replay), crate::replay::MAX_REPLAY_BYTES).map_err(|e| {
             format!("{}: {e}: nothing is read through a link (a folder's replays are files of its own)", path.display())
-        })?;
-        crate::replay::unpack(&path, raw).map_err(|e| e.to_string())
+        })
     }
 
     /// Why `line`, found in `dir`, is not a result of the league, if it is not (in words that
@@ -200,7 +202,8 @@ impl<'a> Vouch<'a> {
                 return Some(why);
             }
         }
-        let (replay, _turn) = match self.load_replay(dir, line) {
+        // (The turn is let go after the replay is dropped: bindings drop in reverse order.)
+        let (_turn, replay) = match self.load_replay(dir, line) {
             Ok(loaded) => loaded,
             Err(e) => return Some(format!("its replay cannot be read: {e}")),
         };
@@ -418,11 +421,10 @@ struct Large(Mutex<()>);
 const LARGE_REPLAY_BYTES: usize = 2 << 20;
 
 impl Large {
-    /// The turn of a replay of `json` bytes, waited for if it is large (`None`: small, checked
-    /// at once).
-    fn turn(&self, json: usize) -> Option<MutexGuard<'_, ()>> {
+    /// The turn of a replay, waited for if it is `large` (`None`: small, checked at once).
+    fn turn(&self, large: bool) -> Option<MutexGuard<'_, ()>> {
         // (A check that panicked while it held the turn panics the merge too: the turn is free.)
-        (json > LARGE_REPLAY_BYTES).then(|| self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        large.then(|| self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 }
 
@@ -432,16 +434,27 @@ mod tests {
     use std::time::Duration;
 
     /// A large replay waits for the turn another holds, and gets it once that one is checked;
-    /// a small one never waits (the control).
+    /// a small one never waits (the control). Large is told from the compressed bytes without
+    /// unpacking more than the limit: 60 MiB of `[],` in 66 KB of gzip is large, the same cut
+    /// to the limit is not (the control), nor is a file whose bytes do not unpack.
     #[test]
     fn large_replays_are_checked_one_at_a_time() {
+        let limit = LARGE_REPLAY_BYTES as u64;
+        let json = |n: u64| format!("[{}]", "[],".repeat(n as usize / 3));
+        let bomb = crate::replay::gzip(json(60 << 20).as_bytes()).unwrap();
+        assert!(bomb.len() < 100_000, "{}", bomb.len());
+        assert!(crate::replay::unpacks_beyond(&bomb, limit));
+        let small = crate::replay::gzip(json(limit - 3).as_bytes()).unwrap();
+        assert!(!crate::replay::unpacks_beyond(&small, limit), "the control");
+        assert!(!crate::replay::unpacks_beyond(&bomb[..bomb.len() / 2], u64::MAX - 1), "cut short: unpack says why");
+        assert!(crate::replay::unpacks_beyond(json(limit + 3).as_bytes(), limit), "plain JSON by its length");
         let large = &Large::default();
-        let held = large.turn(LARGE_REPLAY_BYTES + 1).expect("a large replay takes the turn");
+        let held = large.turn(true).expect("a large replay takes the turn");
         std::thread::scope(|scope| {
             let (small_done, small) = std::sync::mpsc::channel();
             let (large_done, second) = std::sync::mpsc::channel();
-            scope.spawn(move || small_done.send(large.turn(LARGE_REPLAY_BYTES).is_none()));
-            scope.spawn(move || large_done.send(large.turn(LARGE_REPLAY_BYTES + 1).is_some()));
+            scope.spawn(move || small_done.send(large.turn(false).is_none()));
+            scope.spawn(move || large_done.send(large.turn(true).is_some()));
             assert_eq!(
                 small.recv_timeout(Duration::from_secs(20)),
                 Ok(true),
