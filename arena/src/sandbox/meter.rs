@@ -543,7 +543,10 @@ mod tests {
         let mut shell = std::process::Command::new("sh").args(["-c", "sleep 60 & sleep 60 & wait"]).spawn().unwrap();
         let pid = shell.id() as i32;
         let start = std::time::Instant::now();
-        while tree(pid).len() < 3 && start.elapsed() < Duration::from_secs(60) {
+        // (Each `sleep` counted once it runs: a child still the shell's copy, between its fork
+        // and its exec, has another resident set, and the two readings below differed by it.)
+        let sleeping = |p: &i32| std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "sleep");
+        while tree(pid).iter().filter(|p| sleeping(p)).count() < 2 && start.elapsed() < Duration::from_secs(60) {
             std::thread::sleep(Duration::from_millis(10));
         }
         let (resident, proportional) = (usage(pid, None).rss, proportional_usage(pid, None).rss);
