@@ -183,7 +183,7 @@ impl Watch {
                  cgroup counting its CPU (an arena not run as root, or a plain bot) the CPU time of those children \
                  is charged to no one: only the wall-clock backstops limit it (run the arena as root, with cgroups, \
                  to count it)",
-                self.name
+                crate::safe_text::terminal_line(&self.name)
             );
         }
     }

@@ -855,9 +855,10 @@ impl Sandbox {
         if !self.root {
             // Without a box, RLIMIT_NPROC caps processes. The kernel counts it for each user
             // namespace (Linux 5.14 on): a bot in one of its own (with its keeper) is held to its
-            // own processes. Elsewhere (no user namespace can be made here, a build, or `none`) it
-            // counts every process of the user, so the limit is what the user runs already, the
-            // keeper and the bot's: a plain bot of an arena that is not root forked up to that
+            // own processes. Elsewhere (no user namespace can be made here, or `none`) it counts
+            // every process of the user, so the limit is what the user runs already, the keeper
+            // and the bot's (a build keeps that limit too, though a plain build in a user namespace
+            // of its own is counted apart: a looser limit for builds, left as it was): a plain bot of an arena that is not root forked up to that
             // before 2026-12-07, and its opponent, whose limit was the same count, could make no
             // thread (a crash).
             let own = !launch.build

@@ -184,8 +184,9 @@ const O_DIRECT_BIT: u64 = libc::O_DIRECT as u64;
 /// the CPU with the opponent's whole session, and the opponent timed out in 2 games of 2 (the
 /// monitor's check of a bot burning CPU while not asked never saw them). With `setsid` refused,
 /// its spinners share its session's one share. A bot whose box's cgroup counts its CPU keeps it:
-/// the monitor sees its spinners' CPU, and a task in a cgroup other than the root's is in no
-/// autogroup. No sample bot or starter kit calls it. `None` where it does not compile (said).
+/// the monitor sees, and charges, its spinners' CPU (they may still each be an autogroup of their
+/// own where the box's cgroup has no `cpu` controller: their time is the bot's all the same).
+/// No sample bot or starter kit calls it. `None` where it does not compile (said).
 fn session_lock() -> Option<BpfProgram> {
     static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
     FILTER.get_or_init(|| compile(vec![(libc::SYS_setsid, Vec::new())], libc::EPERM)).clone()
