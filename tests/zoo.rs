@@ -587,12 +587,7 @@ fn cannot_read_files_past_the_page_cache() {
     let attacker = format!("{} direct-io", bin("zoo-attack"));
     let run = zoo(&attacker, None, &[]);
     assert!(run.log.contains(refused), "{}", run.log);
-    let dir = tempfile::tempdir().unwrap();
-    let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let plain = format!("{} direct-io", shared_copy(dir.path(), &bin("zoo-attack")));
-    for env in [&[][..], &UNCONFINED[..]] {
-        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
-        promises(&run, &plain, None, &[]);
+    for (env, run) in plain_runs("direct-io") {
         assert!(run.log.contains(refused), "{env:?}: {}", run.log);
     }
     let run = duel_with(&attacker, &bin("greedy"), &["--sandbox", "none"]);
@@ -663,18 +658,29 @@ fn a_bot_whose_cpu_is_summed_makes_no_session() {
     let expected = if counted { "setsid: ok\n" } else { "setsid: EPERM\n" };
     assert!(run.log.contains(expected), "CPU counted by a cgroup: {counted}: {}", run.log);
     assert_eq!(run.stderr.matches(warning).count(), usize::from(!counted), "{}", run.stderr);
-    let dir = tempfile::tempdir().unwrap();
-    let greedy = shared_copy(dir.path(), &bin("greedy"));
-    let plain = format!("{} setsid ignore-sigchld 200", shared_copy(dir.path(), &bin("zoo-attack")));
-    for env in [&[][..], &UNCONFINED[..]] {
-        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
-        promises(&run, &plain, None, &[]);
+    for (env, run) in plain_runs("setsid ignore-sigchld 200") {
         assert!(run.log.contains("setsid: EPERM\n"), "{env:?}: {}", run.log);
         assert_eq!(run.stderr.matches(warning).count(), 1, "{env:?}: {}", run.stderr);
     }
     let run = duel_with(&bot, &bin("greedy"), &["--sandbox", "none"]);
     promises(&run, &bot, None, &[]);
     assert!(run.log.contains("setsid: ok\n"), "{}", run.log);
+}
+
+/// `zoo-attack ARGS` played as a plain bot against greedy (both copies a plain bot of an arena
+/// run as nobody may run), with Landlock and without it and a mount namespace: each run, with
+/// the environment that made it, once it kept the zoo's promises (no forfeit).
+fn plain_runs(args: &str) -> Vec<(&'static [(&'static str, &'static str)], Run)> {
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let plain = format!("{} {args}", shared_copy(dir.path(), &bin("zoo-attack")));
+    let envs: [&'static [(&'static str, &'static str)]; 2] = [&[], &UNCONFINED];
+    envs.map(|env| {
+        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
+        promises(&run, &plain, None, &[]);
+        (env, run)
+    })
+    .into()
 }
 
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes whose
