@@ -1019,19 +1019,31 @@ unsafe fn monotonic_ns() -> i64 {
 }
 
 /// The nice value of the autogroup that an autogroup file (`/proc/PID/autogroup`) shows, or
-/// `None` where it cannot be read (no such process, a kernel without autogroups).
-///
-/// # Safety
-/// Raw system calls only (allocates nothing).
-pub(super) unsafe fn autogroup_nice(path: &CStr) -> Option<c_int> {
-    let fd = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
-    if fd < 0 {
-        return None;
-    }
+/// `None` where it cannot be read (no such process, a kernel without autogroups). Raw system
+/// calls only, nothing allocated: for the forked child before `exec` as for the arena.
+pub(super) fn autogroup_nice(path: &CStr) -> Option<c_int> {
     let mut text = [0u8; 64];
-    let n = libc::read(fd, text.as_mut_ptr().cast(), text.len());
-    libc::close(fd);
+    // SAFETY: a NUL-terminated path, a buffer we own of the length given, a descriptor we close.
+    let n = unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return None;
+        }
+        let n = libc::read(fd, text.as_mut_ptr().cast(), text.len());
+        libc::close(fd);
+        n
+    };
     parse_autogroup_nice(text.get(..usize::try_from(n).ok()?)?)
+}
+
+/// Whether the kernel groups processes by session for the scheduler (autogroups,
+/// `/proc/sys/kernel/sched_autogroup_enabled`): `Err` with the reason where it does not.
+pub(super) fn autogroups() -> Result<(), String> {
+    match std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled") {
+        Ok(on) if on.trim() == "1" => Ok(()),
+        Ok(_) => Err("sched_autogroup_enabled is 0".to_string()),
+        Err(e) => Err(format!("no /proc/sys/kernel/sched_autogroup_enabled ({e})")),
+    }
 }
 
 /// The nice value in an autogroup file's text ("/autogroup-N nice K"), allocating nothing.
@@ -1542,16 +1554,6 @@ mod tests {
         assert_eq!(nested_user_namespace(true), Some(libc::ENOSPC));
     }
 
-    /// Whether the kernel groups processes by session for the scheduler (autogroups): `Err`
-    /// with the reason where it does not.
-    fn autogroups() -> Result<(), String> {
-        match std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled") {
-            Ok(on) if on.trim() == "1" => Ok(()),
-            Ok(_) => Err("sched_autogroup_enabled is 0".to_string()),
-            Err(e) => Err(format!("no /proc/sys/kernel/sched_autogroup_enabled ({e})")),
-        }
-    }
-
     /// Forks `children` children that, at one moment, each in a session (an autogroup) of its own
     /// and without `CAP_SYS_ADMIN` (as an arena that is not root, or its box's init), set their
     /// autogroup's nice value to 10 (`set_autogroup_nice`, waiting `wait_ns` at most): how many
@@ -1607,7 +1609,7 @@ mod tests {
     /// priority.
     #[test]
     fn builds_started_together_all_get_their_session_lowered() {
-        if let Err(why) = autogroups() {
+        if let Err(why) = super::autogroups() {
             eprintln!("no autogroups here ({why}): a session's nice value changes nothing, not checked");
             return;
         }

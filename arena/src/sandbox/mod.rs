@@ -2821,10 +2821,9 @@ fn not_niced(pid: i32, session: Option<i32>) -> Vec<String> {
             ));
         }
     }
-    let grouped = std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled").is_ok_and(|on| on.trim() == "1");
-    let autogroup = |file: &str| std::fs::read(file).ok().and_then(|text| child::parse_autogroup_nice(&text));
-    let session = session.filter(|_| grouped).map(|pid| format!("/proc/{pid}/autogroup"));
-    if let (Some(file), Some(own)) = (session, autogroup("/proc/self/autogroup")) {
+    let autogroup = |file: &str| std::ffi::CString::new(file).ok().and_then(|f| child::autogroup_nice(&f));
+    let session = session.filter(|_| child::autogroups().is_ok()).map(|pid| format!("/proc/{pid}/autogroup"));
+    if let (Some(file), Some(own)) = (session, child::autogroup_nice(c"/proc/self/autogroup")) {
         if let Some(its) = autogroup(&file).filter(|&its| its <= own && own < 19) {
             said.push(format!(
                 "a build's session has the arena's priority, not a lower one ({file}: nice {its}, the arena's \
@@ -3642,12 +3641,10 @@ mod tests {
             eprintln!("the arena runs at the lowest priority already: nothing can be lower");
             return;
         }
-        let grouped =
-            std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled").is_ok_and(|on| on.trim() == "1");
         // (A new session's autogroup has nice 0: at the arena's priority or above where the
         // arena's is 0 to 18.)
-        let own = std::fs::read("/proc/self/autogroup").ok().and_then(|t| child::parse_autogroup_nice(&t));
-        let grouped = grouped && own.is_some_and(|own| (0..19).contains(&own));
+        let own = child::autogroup_nice(c"/proc/self/autogroup");
+        let grouped = child::autogroups().is_ok() && own.is_some_and(|own| (0..19).contains(&own));
         if !grouped {
             eprintln!("no autogroups here, or the arena's is {own:?}: only the processes' nice value is checked");
         }
