@@ -857,10 +857,10 @@ impl Sandbox {
             // namespace (Linux 5.14 on): a bot in one of its own (with its keeper) is held to its
             // own processes. Elsewhere (no user namespace can be made here, or `none`) it counts
             // every process of the user, so the limit is what the user runs already, the keeper
-            // and the bot's (a build keeps that limit too, though a plain build in a user namespace
-            // of its own is counted apart: a looser limit for builds, left as it was): a plain bot of an arena that is not root forked up to that
-            // before 2026-12-07, and its opponent, whose limit was the same count, could make no
-            // thread (a crash).
+            // and the bot's (a build keeps that limit too, though a plain build in a user
+            // namespace of its own is counted apart: a looser limit for builds, left as it was): a
+            // plain bot of an arena that is not root forked up to that before 2026-12-07, and its
+            // opponent, whose limit was the same count, could make no thread (a crash).
             let own = !launch.build
                 && plain_mounts.as_ref().is_some_and(mounts::PlainMounts::in_user_namespace)
                 && nproc_counted_per_namespace();
@@ -2548,14 +2548,24 @@ impl BoxHandle {
     /// limit together, with what the monitor counts of what no resident set shows; a plain process's
     /// too, which never has a cgroup; never with the sandbox off).
     pub fn out_of_memory(&self) -> bool {
+        self.out_of_memory_seen().0
+    }
+
+    /// [`BoxHandle::out_of_memory`], with what the walk of its processes saw where it made one.
+    fn out_of_memory_seen(&self) -> (bool, Option<Seen>) {
         match &self.group {
             // A cgroup that does not count swap caps the resident memory only: what it swapped
             // out is counted with it, by the monitor ([`BoxHandle::counts_swap`]).
-            Some(g) if g.limits_memory() => g.out_of_memory() || (self.counts_swap && self.over_its_cap().0),
+            Some(g) if g.limits_memory() => match g.out_of_memory() {
+                true => (true, None),
+                false if self.counts_swap => self.over_its_cap(),
+                false => (false, None),
+            },
             // A plain process (no box, kept) is summed as a box without a cgroup: each of its
             // processes under its address-space cap, 4 x 48 MiB held 192 MiB under 64 before.
             // (With the sandbox off, nothing.)
-            _ => (self.boxed || self.kept) && self.over_its_cap().0,
+            _ if self.boxed || self.kept => self.over_its_cap(),
+            _ => (false, None),
         }
     }
 
@@ -2649,13 +2659,7 @@ impl BoxHandle {
                 (cpu.then(|| self.at_least_the_peak(used.cpu)), over, Some(seen))
             }
             _ => {
-                let (over, seen) = match &self.group {
-                    Some(g) if g.limits_memory() => (self.out_of_memory(), None),
-                    _ => match self.boxed || self.kept {
-                        true => self.over_its_cap(),
-                        false => (false, None),
-                    },
-                };
+                let (over, seen) = self.out_of_memory_seen();
                 (cpu.then(|| self.cpu_time()), over, seen)
             }
         }
