@@ -641,43 +641,166 @@ fn a_plain_bot_cannot_take_its_opponent_s_processes() {
 }
 
 /// Where no cgroup counts a bot's CPU time (a plain bot, or a box of an arena not run as root),
-/// the arena sums its processes' times: children the kernel reaps itself (`SIGCHLD` ignored) are
-/// added to no one's, and a red team's bot kept 12 such short-lived spinners, each in a session of
-/// its own (its own autogroup, an equal share of the CPU with the opponent's whole session): the
-/// opponent timed out in 2 games of 2. Such a bot may make no session (`setsid`: `EPERM`), and
-/// the arena warns once that a process of it ignores `SIGCHLD`. A box whose cgroup counts its CPU
-/// (a root arena's) keeps `setsid`, and no warning is given there. The control: with the sandbox
+/// the arena sums its processes' times, and a red team's bot kept 12 short-lived spinners, each
+/// in a session of its own (its own autogroup, an equal share of the CPU with the opponent's whole
+/// session): the opponent timed out in 2 games of 2. Such a bot may make no session (`setsid`:
+/// `EPERM`). A box whose cgroup counts its CPU (a root arena's) keeps `setsid`. Nowhere does the
+/// arena warn that the bot ignores `SIGCHLD`: a bot whose CPU is summed cannot (see
+/// [`children_the_kernel_would_reap_are_charged_to_their_bot`]). The control: with the sandbox
 /// off, `setsid` works.
 #[test]
 fn a_bot_whose_cpu_is_summed_makes_no_session() {
-    let warning = "ignores SIGCHLD, so the kernel reaps its children itself";
     // (It sleeps 200 ms before its first answer: the arena looks at it meanwhile.)
     let bot = format!("{} setsid ignore-sigchld 200", bin("zoo-attack"));
     let run = zoo(&bot, None, &[]);
     let counted = cpu_counted(&run.stderr);
     let expected = if counted { "setsid: ok\n" } else { "setsid: EPERM\n" };
     assert!(run.log.contains(expected), "CPU counted by a cgroup: {counted}: {}", run.log);
-    assert_eq!(run.stderr.matches(warning).count(), usize::from(!counted), "{}", run.stderr);
+    assert_eq!(run.stderr.matches(REAPING_WARNING).count(), 0, "{}", run.stderr);
     for (env, run) in plain_runs("setsid ignore-sigchld 200") {
         assert!(run.log.contains("setsid: EPERM\n"), "{env:?}: {}", run.log);
-        assert_eq!(run.stderr.matches(warning).count(), 1, "{env:?}: {}", run.stderr);
+        assert_eq!(run.stderr.matches(REAPING_WARNING).count(), 0, "{env:?}: {}", run.stderr);
     }
     let run = duel_with(&bot, &bin("greedy"), &["--sandbox", "none"]);
     promises(&run, &bot, None, &[]);
     assert!(run.log.contains("setsid: ok\n"), "{}", run.log);
 }
 
+/// What the arena warns of a bot, whose CPU it sums, that ignores `SIGCHLD`.
+const REAPING_WARNING: &str = "ignores SIGCHLD, so the kernel reaps its children itself";
+
+/// A child the kernel reaps itself (its parent ignores `SIGCHLD`) is added to no process's times,
+/// so where the arena sums a bot's processes' CPU (a plain bot, or a box of an arena not run as
+/// root) it was charged to no one: a red team's bot thought 12 s in such children, each living
+/// less than the arena's look takes to come round, and was charged 0.3 s. Such a bot may not
+/// ignore `SIGCHLD` (the call succeeds and changes nothing): its children stay until it waits for
+/// them, their CPU in its sum, and it times out. A box whose cgroup counts its CPU (a root arena's)
+/// lets it ignore `SIGCHLD`, and counts the children all the same. The control: with the sandbox
+/// off, the children are reaped, their time charged to no one, and the arena warns of it.
+#[test]
+fn children_the_kernel_would_reap_are_charged_to_their_bot() {
+    // (Its children think 1.5 s, against 500 ms an answer: 20 times that in wall time is left them.)
+    let flags = ["--startup-ms", "1000", "--move-ms", "500", "--backstop-factor", "20"];
+    let attack = "reaped-think 1500";
+    let bot = format!("{} {attack}", bin("zoo-attack"));
+    let run = zoo_with(&bot, &bin("greedy"), Some("timeout"), &[], &flags);
+    let expected = if cpu_counted(&run.stderr) { "sigchld: ignored\n" } else { "sigchld: default\n" };
+    assert!(run.log.contains(expected), "{}", run.log);
+    for (env, run) in plain_runs_with(attack, &flags, Some("timeout")) {
+        assert!(run.log.contains("sigchld: default\n"), "{env:?}: {}", run.log);
+    }
+    let run = duel_with(&bot, &bin("greedy"), &[&["--sandbox", "none"][..], &flags].concat());
+    promises(&run, &bot, None, &[]);
+    assert!(run.log.contains("sigchld: ignored\n"), "{}", run.log);
+    assert_eq!(run.stderr.matches(REAPING_WARNING).count(), 1, "{}", run.stderr);
+    let charged = run.replay["steps"][1]["replies"][0]["cpu_ms"].as_u64();
+    assert!(charged.is_some_and(|ms| ms < 500), "the children's 1.5 s went uncharged: {charged:?}");
+}
+
+/// Each read or write that reaches the disk ends in an interrupt on a CPU, and both bots of a match
+/// share one: on a kernel without `CONFIG_IRQ_TIME_ACCOUNTING` its time is charged to whoever runs
+/// there, the opponent thinking. Reads that leave nothing cached (`RWF_DONTCACHE`) added 5 to 12 %
+/// to a red team's victim's charged CPU, writes each synced 0 to 9 %, reads of pages dropped first
+/// (`POSIX_FADV_DONTNEED`) or read ahead again and again up to 7 %. No bot may (boxed or plain):
+/// advice and syncs succeed and do nothing, `RWF_DONTCACHE` and `RWF_DSYNC` fail with
+/// `EOPNOTSUPP`, opening with `O_DSYNC` with `EINVAL` (see `syscalls::disk_lock`). The control:
+/// with the sandbox off, each call takes (the file dropped from the cache first).
+#[test]
+fn cannot_make_the_disk_work_for_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = uncached_file(dir.path());
+    let attack = format!("disk-calls {}", file.display());
+    let refused = "disk-calls: fadvise kept, readahead none, willneed none, dontcache EOPNOTSUPP, dsync-write \
+                   EOPNOTSUPP, dsync-open EINVAL\n";
+    let attacker = format!("{} {attack}", bin("zoo-attack"));
+    let run = zoo(&attacker, None, &[]);
+    assert!(run.log.contains(refused), "{}", run.log);
+    for (env, run) in plain_runs(&attack) {
+        assert!(run.log.contains(refused), "{env:?}: {}", run.log);
+    }
+    uncache(&file);
+    let run = duel_with(&attacker, &bin("greedy"), &["--sandbox", "none"]);
+    promises(&run, &attacker, Some("invalid_move"), &[]);
+    let took =
+        "disk-calls: fadvise dropped, readahead read, willneed read, dontcache ok, dsync-write ok, dsync-open ok\n";
+    assert!(run.log.contains(took), "{}", run.log);
+}
+
+/// What is left, reads of pages the cache lost to the box's own memory limit, is capped by the box's
+/// cgroup (`--max-disk-ops`, 200 a second by default; `blkio` on cgroup v1, `io` on v2): a bot
+/// reading 4 KiB at random offsets of a file none of which is cached makes 20 reads a second under
+/// a cap of 20 (and a burst). An arena without such a cgroup (one not run as root) says so. The
+/// control: without a cap (`--max-disk-ops 0`), the same bot reads far more.
+#[test]
+fn a_box_s_disk_reads_are_throttled() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = uncached_file(dir.path());
+    let reader = format!("{} disk-reads {}", bin("zoo-attack"), file.display());
+    let reads = |run: &Run| -> u64 {
+        let said = run.log.lines().find_map(|l| l.split("disk-reads: ").nth(1));
+        let said = said.unwrap_or_else(|| panic!("the bot says how many it read: {}", run.log));
+        said.trim_end_matches(" in 1 s").parse().unwrap()
+    };
+    let run = duel_with(&reader, &bin("greedy"), &["--max-disk-ops", "20"]);
+    promises(&run, &reader, None, &[]);
+    let report = run.stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r.to_string());
+    let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {}", run.stderr));
+    if !report.contains("\"blkio\"") && !report.contains("\"io\"") {
+        assert!(run.stderr.contains("a bot's disk reads are not throttled"), "{}", run.stderr);
+        eprintln!("no blkio or io cgroup here (an arena not run as root): no cap to show");
+        return;
+    }
+    assert!(reads(&run) <= 2 * 20 + 10, "{} reads in a second under a cap of 20: {}", reads(&run), run.log);
+    uncache(&file);
+    let run = duel_with(&reader, &bin("greedy"), &["--max-disk-ops", "0"]);
+    promises(&run, &reader, None, &[]);
+    assert!(reads(&run) >= 5 * 20, "the control: {} reads in a second without a cap", reads(&run));
+}
+
+/// A file of 16 MiB in `dir` (which any user may then read), none of it in the page cache.
+fn uncached_file(dir: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let file = dir.join("data");
+    let bytes: Vec<u8> = (0..16u32 << 20).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(&file, bytes).unwrap();
+    std::fs::File::open(&file).unwrap().sync_all().unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    uncache(&file);
+    file
+}
+
+/// Drops `file` (written and synced) from the page cache.
+fn uncache(file: &Path) {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::File::open(file).unwrap();
+    // SAFETY: advice on a descriptor this function holds.
+    let advised = unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    assert_eq!(advised, 0, "{}", file.display());
+}
+
 /// `zoo-attack ARGS` played as a plain bot against greedy (both copies a plain bot of an arena
 /// run as nobody may run), with Landlock and without it and a mount namespace: each run, with
 /// the environment that made it, once it kept the zoo's promises (no forfeit).
 fn plain_runs(args: &str) -> Vec<(&'static [(&'static str, &'static str)], Run)> {
+    plain_runs_with(args, &[], None)
+}
+
+/// [`plain_runs`], with `extra` flags for the arena, each run once it kept the zoo's promises with
+/// `forfeit` the bot's.
+fn plain_runs_with(
+    args: &str,
+    extra: &[&str],
+    forfeit: Option<&str>,
+) -> Vec<(&'static [(&'static str, &'static str)], Run)> {
     let dir = tempfile::tempdir().unwrap();
     let greedy = shared_copy(dir.path(), &bin("greedy"));
     let plain = format!("{} {args}", shared_copy(dir.path(), &bin("zoo-attack")));
     let envs: [&'static [(&'static str, &'static str)]; 2] = [&[], &UNCONFINED];
+    let flags = [&["--sandbox", "plain"][..], extra].concat();
     envs.map(|env| {
-        let run = duel_with_env(&plain, &greedy, &["--sandbox", "plain"], env);
-        promises(&run, &plain, None, &[]);
+        let run = duel_with_env(&plain, &greedy, &flags, env);
+        promises(&run, &plain, forfeit, &[]);
         (env, run)
     })
     .into()

@@ -382,6 +382,22 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "kernel-objects" => worked = kernel_objects(),
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
+        "disk-calls" => worked = disk_calls(&arg(1)),
+        // Not an attack: reads 4 KiB at random offsets of FILE for a second, and says how many
+        // (`disk-reads: N in 1 s`).
+        "disk-reads" => disk_reads(&arg(1)),
+        // At its second tick: ignores `SIGCHLD` (so the kernel reaps its children itself), says
+        // whether that took (`sigchld: ignored` or `sigchld: default`), thinks MS milliseconds of
+        // CPU in short-lived children (see `reaped_think`), and answers.
+        "reaped-think" => {
+            let ms: u64 = arg(1).parse().unwrap_or(1500);
+            stepper = Some(Box::new(move |tick, _| {
+                if tick == 2 {
+                    reaped_think(ms);
+                }
+                false
+            }));
+        }
         // At its second tick (once its opponent plays), forks children that wait until the
         // match ends, as many as it may (at most 10,000), and says how many on stderr,
         // with its process limit (`fork-all: forked N under a limit of L`).
@@ -1115,6 +1131,8 @@ fn widen_cpus(number: libc::c_long) -> bool {
 /// Thinks `ms` of CPU time in children of 10 ms each, which the kernel reaps as they end (the
 /// bot ignores SIGCHLD): their time is added to no parent's, so a count of the CPU of the bot's
 /// live processes and of the children they waited for (`/proc`, without cgroups) never sees it.
+/// Where it may make no more children (they stay, as zombies, where it may not ignore SIGCHLD), it
+/// stops there.
 fn think_in_vanishing_children(ms: u64) {
     for _ in 0..ms.div_ceil(10) {
         let mut ends = [0; 2];
@@ -1122,8 +1140,18 @@ fn think_in_vanishing_children(ms: u64) {
         if unsafe { libc::pipe(ends.as_mut_ptr()) } != 0 {
             return;
         }
-        // SAFETY: the child only spins, writes a byte and exits.
-        if unsafe { libc::fork() } == 0 {
+        // SAFETY: fork has no memory preconditions here; the child only spins, writes a byte and
+        // exits.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            // SAFETY: closes the two descriptors just made.
+            unsafe {
+                libc::close(ends[0]);
+                libc::close(ends[1]);
+            }
+            return;
+        }
+        if pid == 0 {
             spin_own_cpu(Duration::from_millis(10));
             // SAFETY: writes one byte from a valid buffer; leaves without the parent's destructors.
             unsafe {
@@ -1666,6 +1694,7 @@ fn answer(ok: bool, errno: i32) -> String {
         libc::ENOSPC => "ENOSPC",
         libc::EINVAL => "EINVAL",
         libc::EACCES => "EACCES",
+        libc::EOPNOTSUPP => "EOPNOTSUPP",
         _ => return format!("errno {errno}"),
     };
     name.to_string()
@@ -1864,6 +1893,120 @@ fn direct_io() -> bool {
     };
     eprintln!("direct-io: openat {}, open {}, openat2 {}, fcntl {}", openat.1, open.1, openat2.1, fcntl.1);
     openat.0 || open.0 || openat2.0 || fcntl.0
+}
+
+/// `disk-calls FILE`: the calls that make the disk work with no use to a bot, on FILE (on a disk,
+/// at least 8 MiB, none of it cached: the test drops it) and on a file of its scratch folder
+/// (`TMPDIR`), each said on stderr: `disk-calls: fadvise kept|dropped, readahead none|read,
+/// willneed none|read, dontcache …, dsync-write …, dsync-open …` (the last three `ok` or the
+/// errno's name). Whether the disk was read is asked of the bytes this process had read from
+/// it (`read_bytes` of `/proc/self/io`; `mincore` tells a process the truth only of files it may
+/// write). Worked where any took: each is a way to have the disk interrupt the match's CPU,
+/// charged to the opponent.
+fn disk_calls(file: &str) -> bool {
+    const PAGE: usize = 4096;
+    let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+    let read_bytes = || {
+        let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+        io.lines().find_map(|l| l.strip_prefix("read_bytes:")?.trim().parse::<u64>().ok()).unwrap_or(0)
+    };
+    // Whether `call` read from the disk.
+    let reads = |call: &mut dyn FnMut()| {
+        let before = read_bytes();
+        call();
+        read_bytes() > before
+    };
+    let Ok(path) = CString::new(file) else { return false };
+    // SAFETY: raw calls on descriptors, buffers and a mapping of its own, within their bounds
+    // (the file is at least 8 MiB: pages 0 to 4097 are in it).
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_RDONLY);
+        let len = libc::lseek(fd, 0, libc::SEEK_END) as usize;
+        if fd < 0 || len < 8 << 20 {
+            eprintln!("disk-calls: {file}: no file of 8 MiB here");
+            return false;
+        }
+        let map = libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_SHARED, fd, 0);
+        if map == libc::MAP_FAILED {
+            return false;
+        }
+        let mut page = [0u8; PAGE];
+        libc::pread(fd, page.as_mut_ptr().cast(), PAGE, 0);
+        libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED);
+        let dropped = reads(&mut || {
+            libc::pread(fd, page.as_mut_ptr().cast(), PAGE, 0);
+        });
+        let read_ahead = reads(&mut || {
+            libc::readahead(fd, (1024 * PAGE) as i64, 16 * PAGE);
+        });
+        let will_need = reads(&mut || {
+            libc::madvise(map.cast::<u8>().add(2048 * PAGE).cast(), 16 * PAGE, libc::MADV_WILLNEED);
+        });
+        let iov = libc::iovec { iov_base: page.as_mut_ptr().cast(), iov_len: PAGE };
+        let uncached = libc::preadv2(fd, &iov, 1, (4096 * PAGE) as i64, libc::RWF_DONTCACHE);
+        let uncached = answer(uncached >= 0, errno());
+        libc::munmap(map, len);
+        libc::close(fd);
+        let scratch = std::env::temp_dir().join(format!("disk-calls-{}", std::process::id()));
+        let Ok(scratch) = CString::new(scratch.as_os_str().as_bytes()) else { return false };
+        let out = libc::open(scratch.as_ptr(), libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, 0o600);
+        let synced = libc::pwritev2(out, &iov, 1, 0, libc::RWF_DSYNC);
+        let synced = answer(out >= 0 && synced >= 0, if out < 0 { -1 } else { errno() });
+        libc::close(out);
+        let sync_open = libc::open(scratch.as_ptr(), libc::O_WRONLY | libc::O_DSYNC);
+        let sync_opened = answer(sync_open >= 0, errno());
+        libc::close(sync_open);
+        libc::unlink(scratch.as_ptr());
+        let said = |took: bool, yes: &'static str, no: &'static str| if took { yes } else { no };
+        eprintln!(
+            "disk-calls: fadvise {}, readahead {}, willneed {}, dontcache {uncached}, dsync-write {synced}, \
+             dsync-open {sync_opened}",
+            said(dropped, "dropped", "kept"),
+            said(read_ahead, "read", "none"),
+            said(will_need, "read", "none"),
+        );
+        dropped || read_ahead || will_need || [&uncached, &synced, &sync_opened].iter().any(|a| *a == "ok")
+    }
+}
+
+/// `disk-reads FILE`: reads 4 KiB at random offsets of FILE (page-aligned) for a second of wall
+/// time, and says how many on stderr (`disk-reads: N in 1 s`).
+fn disk_reads(file: &str) {
+    let Ok(path) = CString::new(file) else { return };
+    let mut rng = StdRng::seed_from_u64(7);
+    // SAFETY: reads into a buffer of its own from a descriptor of its own.
+    let reads = unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_RDONLY);
+        let pages = (libc::lseek(fd, 0, libc::SEEK_END).max(4096) / 4096) as u64;
+        let mut page = [0u8; 4096];
+        let start = std::time::Instant::now();
+        let mut reads = 0u64;
+        while start.elapsed() < Duration::from_secs(1) {
+            let at = rng.random_range(0..pages) * 4096;
+            if libc::pread(fd, page.as_mut_ptr().cast(), 4096, at as i64) < 0 {
+                break;
+            }
+            reads += 1;
+        }
+        libc::close(fd);
+        reads
+    };
+    eprintln!("disk-reads: {reads} in 1 s");
+}
+
+/// The heart of `reaped-think`: `SIGCHLD` ignored (said: `sigchld: ignored`, or `sigchld:
+/// default` where that did not take), then [`think_in_vanishing_children`] for `ms`.
+fn reaped_think(ms: u64) {
+    // SAFETY: ignoring SIGCHLD changes no memory.
+    unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let ignored = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+        .is_some_and(|m| m & (1 << (libc::SIGCHLD - 1)) != 0);
+    eprintln!("sigchld: {}", if ignored { "ignored" } else { "default" });
+    think_in_vanishing_children(ms);
 }
 
 /// `threads-and-children`: starts threads (`pthread_create`, which glibc makes with `clone3`

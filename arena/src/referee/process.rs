@@ -180,9 +180,9 @@ impl Watch {
         if let Some(pid) = reaping.filter(|_| !self.warned_reaping.swap(true, Ordering::Relaxed)) {
             tracing::warn!(
                 "bot {}: its process {pid} ignores SIGCHLD, so the kernel reaps its children itself, and without a \
-                 cgroup counting its CPU (an arena not run as root, or a plain bot) the CPU time of those children \
-                 is charged to no one: only the wall-clock backstops limit it (run the arena as root, with cgroups, \
-                 to count it)",
+                 cgroup counting its CPU the CPU time of those children is charged to no one: only the wall-clock \
+                 backstops limit it (a sandboxed bot may not ignore SIGCHLD: run it in a box or plain, not with \
+                 --sandbox none)",
                 crate::safe_text::terminal_line(&self.name)
             );
         }

@@ -1,6 +1,6 @@
 //! Per-box cgroups: a memory limit for the whole box (`memory`), the box's CPU time
-//! (`cpuacct`, or `cpu.stat` on v2), for bots a CPU quota (`cpu`), and for builds a process cap
-//! (`pids`).
+//! (`cpuacct`, or `cpu.stat` on v2), for bots a CPU quota (`cpu`) and a cap on disk operations
+//! (`blkio`, or `io` on v2), and for builds a process cap (`pids`).
 //!
 //! Works with cgroup v1 (one hierarchy per controller, as on this project's machines) and v2
 //! (one hierarchy). Each box gets a directory `arena-<arena pid>-<n>-ns<arena's PID namespace>`
@@ -12,7 +12,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The controllers a box uses.
-const WANTED: [&str; 4] = ["pids", "memory", "cpuacct", "cpu"];
+const WANTED: [&str; 6] = ["pids", "memory", "cpuacct", "cpu", "blkio", "io"];
+
+/// The controllers that throttle a box's disk operations: v1's and v2's.
+pub(super) const DISK: [&str; 2] = ["blkio", "io"];
 
 /// The period of a box's CPU quota, in microseconds (the kernel's default).
 const CPU_PERIOD_US: u64 = 100_000;
@@ -23,6 +26,9 @@ pub(super) struct Roots {
     parents: Vec<(PathBuf, Vec<&'static str>, bool)>,
     /// The CPUs the arena may use, read once: a quota over them is no cap.
     cpus: u64,
+    /// The machine's disks (`major:minor`), read once: a box's disk operations are throttled on
+    /// each.
+    disks: Vec<String>,
 }
 
 /// One box's cgroup directories.
@@ -71,7 +77,7 @@ impl Roots {
         // (`available_parallelism` reads the cgroup files again at every call: about 20 system
         // calls, 33 us, too many for every box.)
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
-        (!parents.is_empty()).then_some(Roots { parents, cpus })
+        (!parents.is_empty()).then(|| Roots { parents, cpus, disks: disks() })
     }
 
     /// The controllers available.
@@ -150,11 +156,38 @@ impl Roots {
                             quota_refused(&e);
                         }
                     }
+                    ("blkio" | "io", v2) if limits.disk_ops > 0 => self.throttle(&dir, v2, limits.disk_ops),
                     _ => {}
                 }
             }
         }
         Ok(())
+    }
+
+    /// Caps the disk operations the box in `dir` starts, on each disk, at `ops` a second for reads
+    /// and as many for writes. A disk the kernel refuses a cap on (one with no queue of its own)
+    /// is passed over; where it refuses every one, the box goes on without a cap, said once.
+    fn throttle(&self, dir: &Path, v2: bool, ops: u64) {
+        let capped = self.disks.iter().filter(|disk| {
+            let written = if v2 {
+                std::fs::write(dir.join("io.max"), format!("{disk} riops={ops} wiops={ops}"))
+            } else {
+                std::fs::write(dir.join("blkio.throttle.read_iops_device"), format!("{disk} {ops}")).and_then(|()| {
+                    std::fs::write(dir.join("blkio.throttle.write_iops_device"), format!("{disk} {ops}"))
+                })
+            };
+            written.is_ok()
+        });
+        if capped.count() == 0 && !self.disks.is_empty() {
+            static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            if !SAID.swap(true, Ordering::Relaxed) {
+                tracing::warn!(
+                    disks = ?self.disks,
+                    "the kernel refused a box's cap on disk operations on every disk: a bot's disk reads are not \
+                     throttled, and the interrupt of each is charged to whoever runs on the match's CPU"
+                );
+            }
+        }
     }
 
     /// Ends what an arena that died (`kill -9`) left in its boxes' cgroups, and removes them.
@@ -308,6 +341,19 @@ fn v2_parent(mountinfo: &str, wanted: &[&'static str]) -> Option<(PathBuf, Vec<&
         here.push("cpuacct");
     }
     usable(&dir).then_some((dir, here))
+}
+
+/// The machine's disks, as `major:minor` (`/sys/block/*/dev`, those with a size: an unused loop
+/// device has none, and takes no cap).
+fn disks() -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/sys/block") else { return Vec::new() };
+    let mut disks: Vec<String> = entries
+        .flatten()
+        .filter(|e| std::fs::read_to_string(e.path().join("size")).is_ok_and(|s| s.trim() != "0"))
+        .filter_map(|e| Some(std::fs::read_to_string(e.path().join("dev")).ok()?.trim().to_string()))
+        .collect();
+    disks.sort();
+    disks
 }
 
 /// Whether a cgroup can be made under `dir`.

@@ -69,6 +69,18 @@ fn for_each_number(text: &[u8], mut each: impl FnMut(Option<u64>) -> bool) {
     }
 }
 
+/// The CPU time the scheduler counts for `pid`'s first thread, in nanoseconds (the first field
+/// of `/proc/PID/schedstat`), where it can be read.
+fn scheduled_nanos(pid: i32) -> Option<u64> {
+    let text = std::fs::read(format!("/proc/{pid}/schedstat")).ok()?;
+    let mut nanos = None;
+    for_each_number(&text, |first| {
+        nanos = first;
+        false
+    });
+    nanos
+}
+
 /// The children of `pid`'s threads, appended to `out`. A process of one thread (`threads`, from
 /// its stat) has them in one file, without a listing of /proc/<pid>/task.
 fn children(pid: i32, threads: u64, out: &mut Vec<i32>) {
@@ -245,8 +257,8 @@ fn usage(root: i32, hidden: Option<Hidden>) -> Usage {
 struct Walked {
     pid: i32,
     shown: i32,
-    /// Its CPU time and its reaped children's, in clock ticks.
-    ticks: u64,
+    /// Its CPU time and its reaped children's, in nanoseconds.
+    nanos: u64,
     /// Its resident set, in bytes.
     resident: u64,
     /// Its address space (`vsize`), in bytes.
@@ -277,7 +289,17 @@ pub(super) fn walk(root: i32) -> Walk {
         // After the name: state(0) ppid … utime(11) stime(12) cutime(13) cstime(14) …
         // num_threads(17) … vsize(20) rss(21).
         let ticks = f.get(11..15).map_or(0, |t| t.iter().sum::<u64>());
+        let mut nanos = ticks.saturating_mul(1_000_000_000) / ticks_per_second();
         let threads = f.get(17).copied().unwrap_or(0);
+        // A zombie (no memory, no thread but its first): its stat's times are each rounded down
+        // to a clock tick (up to 20 ms of a short-lived child lost), and it is counted here until
+        // its parent waits for it, which a bot whose CPU is summed must do (it may not ignore
+        // `SIGCHLD`, see `syscalls::reaping_lock`): its first thread's exact time counts, where
+        // more. (Without it, a bot keeping 60 children of 20 ms each as zombies was charged half
+        // of their time.)
+        if f.get(20) == Some(&0) && threads <= 1 {
+            nanos = nanos.max(scheduled_nanos(pid).unwrap_or(0));
+        }
         // A process whose first thread has ended (`pthread_exit`, or the `exit` system call)
         // shows a zombie of no memory (vsize and rss 0, nor any in its status) while its other
         // threads hold it: a red team's plain bot held 768 MiB so under a limit of 64. Those of
@@ -289,7 +311,7 @@ pub(super) fn walk(root: i32) -> Walk {
         let resident = m.get(21).copied().unwrap_or(0).saturating_mul(page);
         let address_space = m.get(20).copied().unwrap_or(0);
         let ignores_sigchld = f.get(SIGIGNORE).is_some_and(|&mask| mask & SIGCHLD_BIT != 0);
-        processes.push(Walked { pid, shown, ticks, resident, address_space, ignores_sigchld });
+        processes.push(Walked { pid, shown, nanos, resident, address_space, ignores_sigchld });
         children(pid, threads, &mut todo);
     }
     Walk { processes }
@@ -353,13 +375,13 @@ fn usage_with(
 ) -> Usage {
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-    let (mut ticks, mut rss, mut address_space) = (0u64, 0u64, 0u64);
+    let (mut nanos, mut rss, mut address_space) = (0u64, 0u64, 0u64);
     for p in &walk.processes {
-        ticks = ticks.saturating_add(p.ticks);
+        nanos = nanos.saturating_add(p.nanos);
         rss = rss.saturating_add(resident(p.shown, p.resident));
         address_space = address_space.saturating_add(p.address_space);
     }
-    let cpu = Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second());
+    let cpu = Duration::from_nanos(nanos);
     let nothing_hidden = Usage { cpu, rss, swap: 0, page_tables: 0, mappings: 0 };
     let Some(Hidden { cap, swap }) = hidden else { return nothing_hidden };
     // Page tables, swap and mappings together: a mapping's record (MAPPING) is within the page
@@ -487,6 +509,56 @@ mod tests {
             child.wait().unwrap();
             assert_eq!(seen, ignore.then_some(pid), "ignoring: {ignore}");
         }
+    }
+
+    /// A child its parent has not waited for (a zombie) counts its exact time: its stat's times,
+    /// each rounded down to a clock tick, show at most 10 ms of a child that thought 15 ms (the
+    /// control).
+    #[test]
+    fn a_zombie_counts_its_exact_time() {
+        let spin = Duration::from_millis(15);
+        // SAFETY: the children make raw, async-signal-safe calls only: fork, clock_gettime, _exit
+        // and pause.
+        let root = unsafe { libc::fork() };
+        if root == 0 {
+            unsafe {
+                if libc::fork() == 0 {
+                    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+                    while Duration::new(t.tv_sec as u64, t.tv_nsec as u32) < spin {
+                        libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t);
+                    }
+                    libc::_exit(0);
+                }
+                loop {
+                    libc::pause();
+                }
+            }
+        }
+        assert!(root > 0);
+        let zombie = || {
+            let text = std::fs::read_to_string(format!("/proc/{root}/task/{root}/children")).unwrap_or_default();
+            let child: i32 = text.split_whitespace().next()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
+            stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('Z')).then_some(child)
+        };
+        let start = std::time::Instant::now();
+        let mut child = zombie();
+        while child.is_none() && start.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(5));
+            child = zombie();
+        }
+        let counted = usage(root, None).cpu;
+        let stat_only =
+            child.and_then(stat_fields).map(|f| f[11..15].iter().sum::<u64>() * 1_000_000_000 / ticks_per_second());
+        // SAFETY: ends and reaps this test's own child.
+        unsafe {
+            libc::kill(root, libc::SIGKILL);
+            libc::waitpid(root, std::ptr::null_mut(), 0);
+        }
+        assert!(child.is_some(), "the child became a zombie");
+        assert!(counted >= spin, "counted {counted:?} of a child that thought {spin:?}");
+        let stat_only = Duration::from_nanos(stat_only.unwrap_or(u64::MAX));
+        assert!(stat_only <= Duration::from_millis(10), "the control: its stat shows {stat_only:?}");
     }
 
     #[test]

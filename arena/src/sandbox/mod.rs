@@ -92,6 +92,10 @@ pub struct SandboxLimits {
     /// CPUs a bot's box may keep busy at once, all its processes together (its cgroup's CPU
     /// quota; 0: no cap): however many children it starts, an opponent keeps its own CPU.
     pub cpus: u64,
+    /// Disk operations a bot's box may start per second on each disk, reads and writes each (its
+    /// cgroup's `blkio` throttle, v2's `io.max`; 0: no cap): each ends in an interrupt on the
+    /// CPU the match shares, charged to whoever runs there (see `syscalls::disk_lock`).
+    pub disk_ops: u64,
 }
 
 impl Default for SandboxLimits {
@@ -104,6 +108,7 @@ impl Default for SandboxLimits {
             processes: 64,
             tmp_mb: 64,
             cpus: 1,
+            disk_ops: 200,
         }
     }
 }
@@ -114,7 +119,7 @@ pub const DEFAULT_BUILD_MEMORY_MB: u64 = 4096;
 
 impl SandboxLimits {
     /// The limits of a build (a compiler needs more than a bot): `seconds` of CPU per process,
-    /// [`DEFAULT_BUILD_MEMORY_MB`] (4 GiB), 512 processes, every CPU.
+    /// [`DEFAULT_BUILD_MEMORY_MB`] (4 GiB), 512 processes, every CPU, the disk unthrottled.
     pub fn for_build(seconds: u64) -> SandboxLimits {
         SandboxLimits {
             cpu_seconds: seconds,
@@ -124,6 +129,7 @@ impl SandboxLimits {
             processes: 512,
             tmp_mb: 512,
             cpus: 0,
+            disk_ops: 0,
         }
     }
 }
@@ -574,12 +580,22 @@ impl Sandbox {
         let controllers = sandbox.cgroups.as_ref().map(cgroup::Roots::controllers).unwrap_or_default();
         tracing::debug!(boxed = sandbox.boxed, memory_held, cgroups = ?controllers, "sandbox");
         let quota = sandbox.limits.cpus > 0;
+        let disk = sandbox.limits.disk_ops > 0;
         for (controller, without, wanted) in [
             ("memory", "memory is limited per process and watched by the arena, not enforced per box", true),
             ("cpuacct", "a box's CPU time is counted from /proc, every answer and every 25 ms", true),
             ("cpu", "a bot's busy children can take its opponent's CPU while both think (no CPU quota)", quota),
+            (
+                "blkio",
+                "a bot's disk reads are not throttled, and the interrupt of each is charged to whoever runs on the \
+                 match's CPU (its opponent, thinking)",
+                disk,
+            ),
         ] {
-            let present = controllers.contains(&controller);
+            let present = match controller {
+                "blkio" => cgroup::DISK.iter().any(|c| controllers.contains(c)),
+                _ => controllers.contains(&controller),
+            };
             if sandbox.boxed && wanted && !present {
                 sandbox.missing.push(format!("no {controller} cgroup: {without}"));
             }
@@ -1029,13 +1045,17 @@ impl Sandbox {
         // CPU on the wall clock until the monitor saw them between answers); its processes are
         // capped by RLIMIT_NPROC of its own user. A build's box (sharing its owner's uid) gets a
         // `pids` cap instead of the quota.
-        let wanted: &[&str] = match (launch.build, limits.cpus) {
-            (true, _) => &["memory", "cpuacct", "pids"],
-            (false, 0) => &["memory", "cpuacct"],
-            (false, _) => &["memory", "cpuacct", "cpu"],
-        };
+        // Its disk operations are throttled too, where asked (`blkio` on v1, `io` on v2).
+        let mut wanted: Vec<&str> =
+            if launch.build { vec!["memory", "cpuacct", "pids"] } else { vec!["memory", "cpuacct"] };
+        if !launch.build && limits.cpus > 0 {
+            wanted.push("cpu");
+        }
+        if !launch.build && limits.disk_ops > 0 {
+            wanted.extend(cgroup::DISK);
+        }
         let group = match &self.cgroups {
-            Some(roots) => Some(roots.make(limits, wanted).map_err(|e| setup("the box's cgroups", e))?),
+            Some(roots) => Some(roots.make(limits, &wanted).map_err(|e| setup("the box's cgroups", e))?),
             None => None,
         };
         // Whether a memory cgroup holds all the box may take (its swap counted, or no swap).

@@ -85,9 +85,10 @@ const SYS_IO_PGETEVENTS: libc::c_long = 333;
 /// build in a box without a memory cgroup held memory in `memfd_create` files, which no process's
 /// resident set shows.
 ///
-/// They end with [`last_filters`]: a bot's box takes [`direct_io_lock`], a build's box
+/// They end with [`last_filters`]: a bot's box takes [`disk_lock`], a build's box
 /// [`session_lock`], and so does a bot's box whose CPU time no cgroup counts (not `counts_cpu`),
-/// and a box whose memory is summed [`seccomp_lock`] last, after every other filter.
+/// with [`reaping_lock`], and a box whose memory is summed [`seccomp_lock`] last, after every
+/// other filter.
 pub(super) fn filters(build: bool, holds_memory: bool, counts_cpu: bool) -> Vec<BpfProgram> {
     let own = if build { build_filter().into_iter().chain(set_id_filters()).collect() } else { bot_filters() };
     let uncounted = match (build, holds_memory) {
@@ -100,70 +101,146 @@ pub(super) fn filters(build: bool, holds_memory: bool, counts_cpu: bool) -> Vec<
 }
 
 /// The filters every list of a process's filters ends with ([`filters`], [`plain_filters`],
-/// [`unconfined_plain_filters`]), in this order: a bot's [`direct_io_lock`] (every bot's, boxed or
-/// plain: here so that no list of a bot's goes without it), [`session_lock`] for a build and for
-/// a bot whose CPU time is summed (`cpu_summed`: every plain one, and a box's no cgroup counts;
-/// where they stand changes nothing: no other filter answers `setsid`, nor `open` by its
-/// `O_DIRECT` bit), then, for a process whose memory is summed (`summed`: every plain one, and a
+/// [`unconfined_plain_filters`]), in this order: a bot's [`disk_lock`] (every bot's, boxed or
+/// plain: here so that no list of a bot's goes without it), [`reaping_lock`] for a bot whose CPU
+/// time is summed (`cpu_summed`: every plain one, and a box's no cgroup counts), [`session_lock`]
+/// for a build and for such a bot (where they stand changes nothing: no other filter answers
+/// `setsid`, `rt_sigaction`, the disk calls or `open` by its `O_DIRECT` or `O_DSYNC` bit), then, for a process whose memory is summed (`summed`: every plain one, and a
 /// box's whose memory no cgroup holds whole), [`seccomp_lock`], which must come last, as it
 /// refuses the filters that would come after it.
 fn last_filters(build: bool, cpu_summed: bool, summed: bool) -> impl Iterator<Item = BpfProgram> {
-    let direct = if build { Vec::new() } else { direct_io_lock() };
+    let disk = if build { Vec::new() } else { disk_lock() };
+    let reaping = if !build && cpu_summed { reaping_lock() } else { None };
     let session = if build || cpu_summed { session_lock() } else { None };
     let lock = if summed { seccomp_lock() } else { None };
-    direct.into_iter().chain(session).chain(lock)
+    disk.into_iter().chain(reaping).chain(session).chain(lock)
 }
 
-/// A bot may not read or write a file past the page cache (`O_DIRECT`): `open`, `openat` and
-/// `open_by_handle_at` with the `O_DIRECT` bit in their flags, and `fcntl`'s `F_SETFL` with it,
-/// fail with `EINVAL` (what the kernel answers on a file system without direct I/O, which every
-/// user of it must handle already: it then reads through the cache); `openat2`, whose flags are in
-/// memory the filter cannot read, fails with `ENOSYS` for every use, as on a kernel before 5.6
-/// (glibc's `open` and `openat`, Python's, Rust's and Java's file opening use `openat`, and
-/// what calls `openat2` falls back to it). Each direct read that reaches the disk ends in an
-/// interrupt on a CPU, and both bots of a match share one (see `referee::cpus`): on a kernel
-/// without `CONFIG_IRQ_TIME_ACCOUNTING` (this arena's 6.18 among them) the interrupt's time is
-/// charged to whatever task it interrupts, the opponent thinking. A red team's bot answered at
-/// once while two of its threads read 4 KiB at random offsets of a large system library with
-/// `O_DIRECT`: the same victim's charged CPU rose 15 to 45 %, and in a league it forfeited on
-/// time in 2 games of 4. Reads through the page cache (`POSIX_FADV_DONTNEED` before each,
-/// read-ahead asked for again and again, pages pushed out and faulted in again) added at most 7 %
-/// in the same measurements, and are left alone. io_uring and the kernel's AIO, which would open or read past this filter,
-/// are refused every box and plain process already ([`filter`]). A build keeps `O_DIRECT`: it
-/// plays no match. Empty on an architecture the filter compiler does not know (said).
-fn direct_io_lock() -> Vec<BpfProgram> {
+/// A bot may not make the disk work for nothing but interrupts: each read or write that reaches
+/// the disk ends in an interrupt on a CPU, and both bots of a match share one (see
+/// `referee::cpus`): on a kernel without `CONFIG_IRQ_TIME_ACCOUNTING` (this arena's 6.18 among
+/// them) the interrupt's time is charged to whatever task it interrupts, the opponent thinking. A
+/// red team's bot answered at once while two of its threads read 4 KiB at random offsets of a large
+/// system library with `O_DIRECT`: the same victim's charged CPU rose 15 to 45 %, and in a league
+/// it forfeited on time in 2 games of 4; reads that leave nothing cached (`RWF_DONTCACHE`) added 5
+/// to 12 %, writes each synced 0 to 9 %, reads of pages dropped from the cache first
+/// (`POSIX_FADV_DONTNEED`) or read ahead again and again up to 7 %. So, for every bot, boxed or
+/// plain:
+///
+/// - `open`, `openat` and `open_by_handle_at` with `O_DIRECT` or `O_DSYNC` (which `O_SYNC`
+///   holds) in their flags, and `fcntl`'s `F_SETFL` with `O_DIRECT`, fail with `EINVAL` (what
+///   the kernel answers `O_DIRECT` on a file system without direct I/O, which every user of it
+///   must handle already: it then reads through the cache); `openat2`, whose flags are in memory
+///   the filter cannot read, fails with `ENOSYS` for every use, as on a kernel before 5.6 (glibc's
+///   `open` and `openat`, Python's, Rust's and Java's file opening use `openat`, and what calls
+///   `openat2` falls back to it);
+/// - `preadv2` and `pwritev2` with `RWF_DONTCACHE`, `RWF_DSYNC` or `RWF_SYNC` fail with
+///   `EOPNOTSUPP` (what a file system without them answers);
+/// - advice that only moves pages between the disk and the cache, and syncs, succeed and do
+///   nothing: `posix_fadvise`, `readahead`, `madvise`'s `MADV_WILLNEED`, `fsync`, `fdatasync`,
+///   `sync`, `syncfs` and `sync_file_range` (a bot's files are its scratch, gone with it: nothing
+///   is lost that anyone keeps).
+///
+/// What is left (reads of pages the cache lost to the box's own memory limit, or that the bot
+/// pushed out itself with `MADV_PAGEOUT`, which only a box whose memory cgroup holds it may: see
+/// [`uncounted_memory_filters`]) is bounded by the disk operations a box's cgroup allows
+/// (`SandboxLimits::disk_ops`). io_uring and the kernel's
+/// AIO, which would open or read past this filter, are refused every box and plain process
+/// already ([`filter`]). A build keeps all of it: it plays no match. Empty on an architecture the
+/// filter compiler does not know (said).
+fn disk_lock() -> Vec<BpfProgram> {
     static FILTERS: std::sync::OnceLock<Vec<BpfProgram>> = std::sync::OnceLock::new();
     FILTERS
         .get_or_init(|| {
-            let direct = O_DIRECT_BIT;
-            let bit =
-                |arg: u8| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(direct), direct);
-            let rules = (|| -> Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> {
+            let has = |arg: u8, bit: u64| {
+                SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::MaskedEq(bit), bit)
+            };
+            let (direct, dsync) = (libc::O_DIRECT as u64, libc::O_DSYNC as u64);
+            let opens = |arg: u8| -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
+                Ok(vec![SeccompRule::new(vec![has(arg, direct)?])?, SeccompRule::new(vec![has(arg, dsync)?])?])
+            };
+            let refused = (|| -> Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> {
                 let set_flags =
                     SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::F_SETFL as u64)?;
                 let mut rules = vec![
-                    (libc::SYS_openat, vec![SeccompRule::new(vec![bit(2)?])?]),
-                    (libc::SYS_open_by_handle_at, vec![SeccompRule::new(vec![bit(2)?])?]),
-                    (libc::SYS_fcntl, vec![SeccompRule::new(vec![set_flags, bit(2)?])?]),
+                    (libc::SYS_openat, opens(2)?),
+                    (libc::SYS_open_by_handle_at, opens(2)?),
+                    (libc::SYS_fcntl, vec![SeccompRule::new(vec![set_flags, has(2, direct)?])?]),
                 ];
                 #[cfg(target_arch = "x86_64")]
-                rules.push((libc::SYS_open, vec![SeccompRule::new(vec![bit(1)?])?]));
+                rules.push((libc::SYS_open, opens(1)?));
                 Ok(rules)
             })();
-            let Ok(rules) = rules else {
+            let uncached = (|| -> Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> {
+                let flags: Vec<SeccompRule> = [libc::RWF_DONTCACHE, libc::RWF_DSYNC, libc::RWF_SYNC]
+                    .into_iter()
+                    .map(|bit| SeccompRule::new(vec![has(5, bit as u64)?]))
+                    .collect::<Result<_, _>>()?;
+                Ok(vec![(libc::SYS_preadv2, flags.clone()), (libc::SYS_pwritev2, flags)])
+            })();
+            let quiet = (|| -> Result<Vec<(libc::c_long, Vec<SeccompRule>)>, seccompiler::BackendError> {
+                let advice = |a: u64| -> Result<SeccompRule, seccompiler::BackendError> {
+                    SeccompRule::new(vec![SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, a)?])
+                };
+                let mut rules: Vec<(libc::c_long, Vec<SeccompRule>)> = [
+                    libc::SYS_fadvise64,
+                    libc::SYS_readahead,
+                    libc::SYS_fsync,
+                    libc::SYS_fdatasync,
+                    libc::SYS_sync,
+                    libc::SYS_syncfs,
+                    libc::SYS_sync_file_range,
+                ]
+                .into_iter()
+                .map(|call| (call, Vec::new()))
+                .collect();
+                rules.push((libc::SYS_madvise, vec![advice(libc::MADV_WILLNEED as u64)?]));
+                Ok(rules)
+            })();
+            let (Ok(refused), Ok(uncached), Ok(quiet)) = (refused, uncached, quiet) else {
                 tracing::error!(
-                    "the bots' direct I/O filter does not compile: a bot's direct reads may be charged to its opponent"
+                    "the bots' disk filter does not compile: a bot's disk reads may be charged to its opponent"
                 );
                 return Vec::new();
             };
             let openat2 = compile(vec![(libc::SYS_openat2, Vec::new())], libc::ENOSYS);
-            compile(rules, libc::EINVAL).into_iter().chain(openat2).collect()
+            let programs =
+                [compile(refused, libc::EINVAL), openat2, compile(uncached, libc::EOPNOTSUPP), compile(quiet, 0)];
+            programs.into_iter().flatten().collect()
         })
         .clone()
 }
 
-/// `open`'s `O_DIRECT` flag, as the kernel of the architecture numbers it.
-const O_DIRECT_BIT: u64 = libc::O_DIRECT as u64;
+/// A bot whose CPU time is summed (see [`session_lock`]) may not have the kernel reap its
+/// children itself: `rt_sigaction` for `SIGCHLD` with a new action (`SIG_IGN`, or a handler with
+/// `SA_NOCLDWAIT`; the filter cannot read which) succeeds and changes nothing. A child the kernel
+/// reaps is added to no process's times, so its CPU was charged to no one: a red team's bot
+/// thought 12 s in such children and was charged 0.3 s. Its children are now zombies until it
+/// waits for them (each counted in its processes, and its CPU time in its sum, as the kernel
+/// keeps a zombie's times); a program that set `SIG_IGN` to forget its children fills its
+/// process limit, and one that waits for them in a handler of `SIGCHLD` must wait in its loop
+/// instead (no sample bot or starter kit does either; Python's `subprocess` and `asyncio`,
+/// glibc's `system` and a shell's `$(…)` wait without it). Reading the action stays. `None`
+/// where it does not compile (said).
+fn reaping_lock() -> Option<BpfProgram> {
+    static FILTER: std::sync::OnceLock<Option<BpfProgram>> = std::sync::OnceLock::new();
+    FILTER
+        .get_or_init(|| {
+            let rule = (|| {
+                let signal = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, libc::SIGCHLD as u64)?;
+                let action = SeccompCondition::new(1, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, 0)?;
+                SeccompRule::new(vec![signal, action])
+            })();
+            let Ok(rule) = rule else {
+                tracing::error!(
+                    "the bots' SIGCHLD filter does not compile: a bot's auto-reaped children think uncharged"
+                );
+                return None;
+            };
+            compile(vec![(libc::SYS_rt_sigaction, vec![rule])], 0)
+        })
+        .clone()
+}
 
 /// `setsid` fails with `EPERM` (what it answers a process that leads its process group already,
 /// which every caller must handle) for a build's processes, plain or boxed, and for a bot's whose
@@ -1187,20 +1264,20 @@ mod tests {
         // (Each summed list ends with the seccomp lock.)
         // (A build's lists hold the session lock too, and so do a plain bot's.)
         assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1 + 12 + 1);
-        // (A bot's lists hold the direct I/O lock's two filters.)
-        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 2 + 1 + 1);
+        // (A bot's lists hold the disk lock's four filters, and a plain bot's the reaping lock.)
+        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 4 + 1 + 1 + 1);
         for build in [false, true] {
-            // (A build's own include its session lock; a bot's, the direct I/O lock and the session lock.)
-            let own = if build { 15 } else { memory + 2 + 1 };
+            // (A build's own include its session lock; a bot's, the disk, reaping and session locks.)
+            let own = if build { 15 } else { memory + 4 + 1 + 1 };
             assert_eq!(super::plain_filters(build).len(), 7 + own + 1 + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
         if cfg!(target_arch = "x86_64") {
             // (held memory, counted CPU)
-            assert_eq!((super::filters(false, true, true).len(), super::filters(true, true, true).len()), (10, 8));
-            assert_eq!((super::filters(false, true, false).len(), super::filters(true, true, false).len()), (11, 8));
-            assert_eq!((super::filters(false, false, true).len(), super::filters(true, false, true).len()), (20, 22));
-            assert_eq!((super::filters(false, false, false).len(), super::filters(true, false, false).len()), (21, 22));
+            assert_eq!((super::filters(false, true, true).len(), super::filters(true, true, true).len()), (12, 8));
+            assert_eq!((super::filters(false, true, false).len(), super::filters(true, true, false).len()), (14, 8));
+            assert_eq!((super::filters(false, false, true).len(), super::filters(true, false, true).len()), (22, 22));
+            assert_eq!((super::filters(false, false, false).len(), super::filters(true, false, false).len()), (24, 22));
         }
         // Every list of a bot's or a build's, as (build, memory summed, CPU summed, the list).
         let every = |build: bool| {
@@ -1211,15 +1288,19 @@ mod tests {
             boxes.into_iter().chain(plain)
         };
         let lists: Vec<_> = every(false).chain(every(true)).collect();
-        let direct = super::direct_io_lock();
-        assert_eq!(direct.len(), 2);
+        let disk = super::disk_lock();
+        assert_eq!(disk.len(), 4);
+        let reaping = super::reaping_lock();
+        assert!(reaping.as_ref().is_some_and(|f| !f.is_empty()));
         let session = super::session_lock();
         assert!(session.as_ref().is_some_and(|f| !f.is_empty()));
         let lock = super::seccomp_lock();
         assert!(lock.as_ref().is_some_and(|f| !f.is_empty()));
         for (i, (build, summed, cpu_summed, filters)) in lists.iter().enumerate() {
-            let held = direct.iter().all(|d| filters.contains(d));
+            let held = disk.iter().all(|d| filters.contains(d));
             assert_eq!(held, !build, "every bot's list, no build's: list {i}");
+            let reaps = filters.iter().any(|f| Some(f) == reaping.as_ref());
+            assert_eq!(reaps, !build && *cpu_summed, "a bot's whose CPU is summed: list {i}");
             let sessions = filters.iter().any(|f| Some(f) == session.as_ref());
             assert_eq!(sessions, *build || *cpu_summed, "a build's, and a bot's whose CPU is summed: list {i}");
             let locks = filters.iter().filter(|f| Some(*f) == lock.as_ref()).count();

@@ -71,6 +71,9 @@ pub struct LimitsConfig {
     pub processes: Option<u64>,
     /// CPUs a bot's box may keep busy at once (0: no cap).
     pub cpus: Option<u64>,
+    /// Disk operations a bot's box may start per second on each disk, reads and writes each (0:
+    /// no cap).
+    pub disk_ops: Option<u64>,
     /// What time limits count: `cpu` (default) or `wall`.
     pub clock: Option<crate::referee::ClockKind>,
     /// With the CPU clock, an answer also ends after this many times its limit in wall time.
@@ -90,6 +93,7 @@ impl LimitsConfig {
             open_files: self.open_files.unwrap_or(d.open_files),
             processes: self.processes.unwrap_or(d.processes),
             cpus: self.cpus.unwrap_or(d.cpus),
+            disk_ops: self.disk_ops.unwrap_or(d.disk_ops),
             ..d
         }
     }
@@ -116,6 +120,13 @@ impl LimitsConfig {
         match l.stderr_rate {
             0 => text.push_str(", stderr read unthrottled"),
             rate if rate != d.stderr_rate => text.push_str(&format!(", stderr read at {rate} bytes/s")),
+            _ => {}
+        }
+        match b.disk_ops {
+            0 => text.push_str(", disk unthrottled"),
+            ops if ops != SandboxLimits::default().disk_ops => {
+                text.push_str(&format!(", {ops} disk operations a second per bot"))
+            }
             _ => {}
         }
         text

@@ -466,6 +466,10 @@ pub struct SandboxArgs {
     /// [default: 1].
     #[arg(long)]
     pub max_cpus: Option<u64>,
+    /// Disk operations a bot's box may start per second on each disk, reads and writes each (its
+    /// cgroup's; none without one; 0: no cap) [default: 200].
+    #[arg(long, value_name = "N")]
+    pub max_disk_ops: Option<u64>,
 }
 
 impl SandboxArgs {
@@ -503,6 +507,7 @@ impl SandboxArgs {
             ("--max-open-files", self.max_open_files.is_some()),
             ("--max-procs", self.max_procs.is_some()),
             ("--max-cpus", self.max_cpus.is_some()),
+            ("--max-disk-ops", self.max_disk_ops.is_some()),
         ])
     }
 
@@ -514,6 +519,7 @@ impl SandboxArgs {
         limits.open_files = self.max_open_files.or(limits.open_files);
         limits.processes = self.max_procs.or(limits.processes);
         limits.cpus = self.max_cpus.or(limits.cpus);
+        limits.disk_ops = self.max_disk_ops.or(limits.disk_ops);
     }
 }
 
