@@ -757,6 +757,40 @@ fn a_box_s_disk_reads_are_throttled() {
     assert!(reads(&run) >= 5 * 20, "the control: {} reads in a second without a cap", reads(&run));
 }
 
+/// Where the arena sums a bot's memory (a plain bot, or a box without a memory cgroup), its look
+/// reads the maps of the bot's processes once their address spaces could hide more than the cap,
+/// and a red team's bot, having answered, had 20 children hold 900 MiB of address space each,
+/// with 300 mappings each of a file 50 KiB deep: the look read 300 MB of maps in 16 to 20 s, on the
+/// match's own thread, and the opponent, thinking meanwhile, had its answer read only after it and
+/// forfeited on time, in leagues too. Looks now run beside the match (a thread of the runtime's
+/// blocking pool), and read 4 MiB of maps at most (a process past that counts as many mappings as
+/// a process may have): with a tenth of the red team's mappings, the opponent's answers (30 ms of
+/// CPU each, on the wall clock) take well under their second. The control: with the looks on the
+/// match's thread and unbounded (`ARENA_LOOKS_ON_THE_MATCH_THREAD`), the opponent times out.
+#[test]
+fn a_look_at_a_bot_does_not_hold_up_its_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let attacker = format!("{} stall-looks 20 60 200 900 60 3", shared_copy(dir.path(), &bin("zoo-attack")));
+    let victim = format!("{} spin 30", shared_copy(dir.path(), &bin("clock-thinker")));
+    let flags = ["--sandbox", "plain", "--clock", "wall", "--startup-ms", "2000", "--move-ms", "1000"];
+    // The victim's slowest answer, in wall-clock milliseconds.
+    let slowest = |run: &Run| {
+        let steps = run.replay["steps"].as_array().cloned().unwrap_or_default();
+        let replies = steps.iter().filter_map(|s| s["replies"].as_array()?.iter().find(|r| r["player"] == 1).cloned());
+        replies.filter_map(|r| r["ms"].as_u64()).max().unwrap_or(0)
+    };
+    let run = duel_with(&attacker, &victim, &flags);
+    assert!(run.log.contains("stall-looks: each child holds 900 MiB"), "{}", run.log);
+    assert_eq!(player(&run.result, 1).2, None, "the opponent plays on: {}", run.result);
+    assert!(slowest(&run) < 1000, "its slowest answer took {} ms: {}", slowest(&run), run.result);
+    let control = duel_with_env(&attacker, &victim, &flags, &[(LOOKS_OFF, "1")]);
+    assert!(control.log.contains("stall-looks: each child holds 900 MiB"), "{}", control.log);
+    assert_eq!(player(&control.result, 1).2.as_deref(), Some("timeout"), "the control: {}", control.result);
+}
+
+/// The switch that puts the monitor's looks back on the match's thread, unbounded.
+const LOOKS_OFF: &str = "ARENA_LOOKS_ON_THE_MATCH_THREAD";
+
 /// A file of 16 MiB in `dir` (which any user may then read), none of it in the page cache.
 fn uncached_file(dir: &Path) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt;

@@ -383,6 +383,23 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
         "disk-calls" => worked = disk_calls(&arg(1)),
+        // `stall-looks P M D RES_MB HOLD_MS AT`: see `stall_looks`.
+        "stall-looks" => {
+            let n = |i: usize, default: u64| arg(i).parse().unwrap_or(default);
+            let (reserve, hold, at) = (n(4, 900) << 20, n(5, 60), n(6, 3) as u32);
+            let hold_for = Duration::from_millis(hold);
+            let go = stall_looks(n(1, 5) as usize, n(2, 300) as usize, n(3, 200) as usize, reserve as usize, hold_for);
+            stepper = Some(Box::new(move |tick, _| {
+                if tick == at {
+                    if let Some(go) = go {
+                        // SAFETY: writes from a valid buffer to a pipe of its own.
+                        unsafe { libc::write(go, [b'g'; 64].as_ptr().cast(), 64) };
+                    }
+                    eprintln!("stall-looks: each child holds {} MiB for {hold} ms", reserve >> 20);
+                }
+                false
+            }));
+        }
         // Not an attack: reads 4 KiB at random offsets of FILE for a second, and says how many
         // (`disk-reads: N in 1 s`).
         "disk-reads" => disk_reads(&arg(1)),
@@ -1967,6 +1984,63 @@ fn disk_calls(file: &str) -> bool {
         );
         dropped || read_ahead || will_need || [&uncached, &synced, &sync_opened].iter().any(|a| *a == "ok")
     }
+}
+
+/// `stall-looks P M D RES_MB HOLD_MS AT`: makes a file D folders of 250 characters deep in its
+/// scratch folder (past `PATH_MAX`, by relative `mkdir` and `chdir`), and P children that each map
+/// it in M separate mappings: each line of their `/proc/PID/maps` names the file, some 50 KiB. At
+/// tick AT, once it has answered, each child reserves RES_MB of address space (`PROT_NONE`, no
+/// memory behind it) for HOLD_MS: enough for the arena's look, where it sums the box's memory,
+/// to read every process's maps, P*M lines of 50 KiB, while the opponent thinks. Returns the
+/// pipe that sets the children off (one byte each), where they could be made.
+fn stall_looks(children: usize, mappings: usize, depth: usize, reserve: usize, hold: Duration) -> Option<libc::c_int> {
+    let scratch = std::env::temp_dir();
+    std::env::set_current_dir(&scratch).ok()?;
+    let name = "d".repeat(250);
+    for _ in 0..depth {
+        std::fs::create_dir(&name).ok()?;
+        std::env::set_current_dir(&name).ok()?;
+    }
+    let page = 4096;
+    let span = (2 * mappings + 2) * page;
+    let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open("f").ok()?;
+    file.set_len(span as u64).ok()?;
+    let mut go = [0; 2];
+    // SAFETY: pipe writes two descriptors into the array.
+    if unsafe { libc::pipe(go.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    for _ in 0..children {
+        // SAFETY: the child maps the file, splits the mapping, waits on the pipe and reserves
+        // address space of its own; it never returns.
+        unsafe {
+            if libc::fork() != 0 {
+                continue;
+            }
+            libc::close(go[1]);
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+            let at = libc::mmap(std::ptr::null_mut(), span, libc::PROT_READ, libc::MAP_PRIVATE, fd, 0);
+            if at != libc::MAP_FAILED {
+                for i in (0..2 * mappings).step_by(2) {
+                    libc::mprotect(at.cast::<u8>().add(i * page).cast(), page, libc::PROT_NONE);
+                }
+            }
+            let mut byte = 0u8;
+            while libc::read(go[0], (&mut byte as *mut u8).cast(), 1) == 1 {
+                let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+                let held = libc::mmap(std::ptr::null_mut(), reserve, libc::PROT_NONE, flags, -1, 0);
+                std::thread::sleep(hold);
+                if held != libc::MAP_FAILED {
+                    libc::munmap(held, reserve);
+                }
+            }
+            libc::_exit(0);
+        }
+    }
+    // SAFETY: closes the read end, which only the children use.
+    unsafe { libc::close(go[0]) };
+    eprintln!("stall-looks: {children} children, {mappings} mappings each of a {}-byte path", depth * 251);
+    Some(go[1])
 }
 
 /// `disk-reads FILE`: reads 4 KiB at random offsets of FILE (page-aligned) for a second of wall

@@ -4,6 +4,14 @@
 //! `memory`, at once rather than at its next answer. It also notices when thinking bots wait
 //! for a CPU a quarter of the time or more (beyond sharing the CPU their match is kept on): a
 //! machine busy with something else, or `-j` set too high.
+//!
+//! Each look runs on a thread of the runtime's blocking pool, not on the match's own thread: how
+//! long a look takes is partly the bot's to decide (the lines of its processes' maps, the watches
+//! of its epolls), and while a look ran on the match's thread nothing else of the match did. A
+//! red team's bot, having answered, held address space enough for the look to read its maps,
+//! whose every line named a file 50 KiB deep: the look took 16 to 20 s, and its opponent, thinking
+//! meanwhile, had its answer read only after it and forfeited on time (its wall-clock backstop),
+//! in leagues too.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -15,6 +23,11 @@ use crate::engine::{ClockKind, Failure, Limits};
 /// How often the monitor looks.
 pub(super) const PERIOD: Duration = Duration::from_millis(25);
 
+/// Set (to anything) in the arena's environment, looks run on the match's own thread and read
+/// every process's maps whole (`sandbox::LOOKS_OFF_SWITCH`), as before: for the controls of the
+/// tests only, which show what a bot could do to its opponent's clock then.
+pub use crate::sandbox::LOOKS_OFF_SWITCH as OFF_SWITCH;
+
 /// Watches `bots` until dropped (run it as a task; abort it when the match ends).
 pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
     let mut tick = tokio::time::interval(PERIOD);
@@ -25,6 +38,7 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
     // A match kept on one CPU (see `cpus`) shares it between its thinking bots: that much
     // waiting is its own doing, not the machine's.
     let pinned = super::cpus::of_this_thread().is_some_and(|set| super::cpus::count(&set) == 1);
+    let inline = std::env::var_os(OFF_SWITCH).is_some();
     loop {
         tick.tick().await;
         let thinking = bots.iter().filter(|b| b.asked.load(Ordering::Relaxed)).count().max(1) as u64;
@@ -32,7 +46,17 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
         for (bot, wait) in bots.iter().zip(waits.iter_mut()) {
             let asked = bot.asked.load(Ordering::Relaxed);
             // (Memory and CPU from one look: without a cgroup, one walk of the box's processes.)
-            let (over, since_answer) = bot.look(!asked);
+            let (over, since_answer) = if inline {
+                bot.look(!asked)
+            } else {
+                let looked = tokio::task::spawn_blocking({
+                    let bot = bot.clone();
+                    move || bot.look(!asked)
+                });
+                // (A look that panicked is no verdict: the next one looks again.)
+                let Ok(looked) = looked.await else { continue };
+                looked
+            };
             if over {
                 bot.condemn(Failure::Memory);
                 continue;

@@ -364,7 +364,8 @@ impl BotProcess {
             tasks.push(tokio::spawn(read_lines(out, tx, limits.max_line)));
         }
         if let Some(err) = child.stderr.take() {
-            tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap, limits.stderr_rate)));
+            let pipe = pipe_size(std::os::fd::AsRawFd::as_raw_fd(&err));
+            tasks.push(tokio::spawn(keep_stderr(err, stderr.clone(), limits.stderr_cap, limits.stderr_rate, pipe)));
         }
         // A box's CPU time can run as fast as every core (its quota, where it has one, may
         // be refused, or lifted with `--max-cpus 0`).
@@ -852,15 +853,31 @@ fn script_interpreter(path: &Path) -> Option<String> {
 }
 
 /// How much a bot's stderr reader takes at once: every read waits as long as this many bytes
-/// take at the rate, whatever it returned (see [`keep_stderr`]).
+/// take at the rate (or the pipe holds, where it holds less), whatever it returned (see
+/// [`keep_stderr`]).
 const STDERR_READ: usize = 64 * 1024;
 
+/// What the pipe `fd` holds at most (`F_GETPIPE_SZ`), as a read of [`keep_stderr`] takes it: at
+/// most [`STDERR_READ`], at least a page; [`STDERR_READ`] where it cannot be read. Not always 64
+/// KiB: the kernel gives a user's new pipes a page or two once that user's pipes hold
+/// `fs.pipe-user-pages-soft` (16,384 pages), and a bot of an arena not run as root, the arena's
+/// user, did so with 1,100 pipes of its own.
+fn pipe_size(fd: std::os::fd::RawFd) -> usize {
+    // SAFETY: F_GETPIPE_SZ reads a number of the descriptor; no memory is passed.
+    let size = unsafe { libc::fcntl(fd, libc::F_GETPIPE_SZ) };
+    usize::try_from(size).map_or(STDERR_READ, |size| size.clamp(4096, STDERR_READ))
+}
+
 /// Keeps the first `cap` bytes of a bot's stderr, counts the rest, and reads at most `rate`
-/// bytes per second (0: as fast as the bot writes; see [`Limits::stderr_rate`]).
+/// bytes per second (0: as fast as the bot writes; see [`Limits::stderr_rate`]) from a pipe that
+/// holds `pipe` bytes (see [`pipe_size`]).
 ///
-/// Each read, from the first byte, waits as long as a full read ([`STDERR_READ`]) takes at the
-/// rate, however few bytes it returned: at most `rate / 64 KiB` reads a second (64 at 4 MiB/s),
-/// and still `rate` bytes a second for a bot that writes in bulk. A log of a few lines per
+/// Each read, from the first byte, waits as long as a full read (`pipe`, [`STDERR_READ`] at
+/// most) takes at the rate, however few bytes it returned: at most `rate / 64 KiB` reads a second
+/// (64 at 4 MiB/s) from a pipe of 64 KiB, and still `rate` bytes a second for a bot that writes
+/// in bulk, whatever its pipe holds (with each read waiting as long as 64 KiB takes, a pipe of 8
+/// KiB was read at an eighth of the rate, and a red team's bot writing 32 KiB an answer timed out
+/// on the wall clock where another bot had shrunk the pipes of its user). A log of a few lines per
 /// answer is read a moment later (15.6 ms at 4 MiB/s), and the bot never waits for it while
 /// its pipe has room. Counted by the bytes read, a bot writing one byte at a time, each once
 /// the arena had read the last (`FIONREAD` tells it), had every read wait 0 µs (1 byte at
@@ -868,14 +885,21 @@ const STDERR_READ: usize = 64 * 1024;
 /// bot's clock, and its opponent a quarter more wall time per answer; and throttled past the
 /// log only, its first 64 KiB were still 65,536 reads (0.4 s of CPU) per bot and match.
 ///
-/// Two reads in a row that fill the buffer found the pipe full (64 KiB, its size) each time:
+/// Two reads in a row that take all the pipe holds found it full each time:
 /// the bot kept it full in between, waiting on it, and the time between them is counted as
 /// its `blocked` time, as long as it took, however loaded the machine. (One full read alone
 /// says nothing: a single write of 64 KiB or more fills the pipe at once, after any pause.)
-async fn keep_stderr(mut err: impl tokio::io::AsyncRead + Unpin, log: Arc<Mutex<StderrLog>>, cap: usize, rate: u64) {
+async fn keep_stderr(
+    mut err: impl tokio::io::AsyncRead + Unpin,
+    log: Arc<Mutex<StderrLog>>,
+    cap: usize,
+    rate: u64,
+    pipe: usize,
+) {
     let mut buf = vec![0u8; STDERR_READ];
+    let pipe = pipe.clamp(1, STDERR_READ);
     // (In nanoseconds: in microseconds, rounded down, a small read's wait was none.)
-    let per_read = Duration::from_nanos((STDERR_READ as u64 * 1_000_000_000).checked_div(rate).unwrap_or(0));
+    let per_read = Duration::from_nanos((pipe as u64 * 1_000_000_000).checked_div(rate).unwrap_or(0));
     // When the last read returned, if it filled the buffer (on tokio's clock, which is the
     // system's but for a test's paused one).
     let mut last_full: Option<tokio::time::Instant> = None;
@@ -885,7 +909,7 @@ async fn keep_stderr(mut err: impl tokio::io::AsyncRead + Unpin, log: Arc<Mutex<
             Ok(n) => n,
         };
         let now = tokio::time::Instant::now();
-        let full = n == buf.len();
+        let full = n >= pipe;
         {
             let mut log = lock(&log);
             if let Some(last) = last_full.filter(|_| full && !log.ended) {
@@ -974,12 +998,22 @@ mod tests {
         cap: usize,
         rate: u64,
     ) -> (StderrLog, Duration) {
+        read_pipe_at(make, cap, rate, STDERR_READ)
+    }
+
+    /// [`read_at`], from a pipe that holds `pipe` bytes.
+    fn read_pipe_at<R: tokio::io::AsyncRead + Unpin>(
+        make: impl FnOnce() -> R,
+        cap: usize,
+        rate: u64,
+        pipe: usize,
+    ) -> (StderrLog, Duration) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build();
         let Ok(runtime) = runtime else { panic!("a runtime") };
         let log = Arc::new(Mutex::new(StderrLog::default()));
         let took = runtime.block_on(async {
             let started = tokio::time::Instant::now();
-            keep_stderr(make(), log.clone(), cap, rate).await;
+            keep_stderr(make(), log.clone(), cap, rate, pipe).await;
             started.elapsed()
         });
         let log = std::mem::take(&mut *lock(&log));
@@ -1001,6 +1035,54 @@ mod tests {
         let (log, took) = read_at(|| Trickle { left: 16 }, 0, rate);
         assert!(took >= Duration::from_millis(16 * 5), "{took:?}");
         assert_eq!(log.blocked, Duration::ZERO, "the control");
+    }
+
+    /// A pipe of 8 KiB (a user's new pipes, once its pipes hold its soft limit) is read at the
+    /// rate all the same: 16 reads of 8 KiB wait 16 times what 8 KiB takes, and the bot's wait on
+    /// its full pipe is counted. The control: each read waiting as long as 64 KiB takes, the same
+    /// bytes took 8 times as long, and its wait was not seen.
+    #[test]
+    fn a_small_pipe_is_read_at_the_rate() {
+        use tokio::io::AsyncWriteExt;
+        let small = 8 * 1024;
+        // (5 ms a read of 8 KiB: tokio's timers count whole milliseconds.)
+        let rate = small as u64 * 200;
+        let bot = move || {
+            let (mut bot, arena) = tokio::io::duplex(small);
+            tokio::spawn(async move {
+                let _ = bot.write_all(&vec![b'e'; 16 * small]).await;
+            });
+            arena
+        };
+        let (log, took) = read_pipe_at(bot, 0, rate, small);
+        assert_eq!(log.dropped, 16 * small);
+        let per_read = Duration::from_nanos(small as u64 * 1_000_000_000 / rate);
+        assert_eq!(took, per_read * 16, "{took:?}");
+        assert_eq!(log.blocked, per_read * 15);
+        let (log, took) = read_pipe_at(bot, 0, rate, STDERR_READ);
+        assert_eq!(took, per_read * 16 * 8, "the control: {took:?}");
+        assert_eq!(log.blocked, Duration::ZERO, "the control");
+    }
+
+    /// A pipe's size is read as the kernel gives it: 8 KiB once shrunk so, 64 KiB by default, and
+    /// [`STDERR_READ`] where the descriptor is no pipe.
+    #[test]
+    fn a_pipe_s_size_is_read() {
+        let mut ends = [0; 2];
+        // SAFETY: pipe writes two descriptors into the array; fcntl passes numbers only.
+        let shrunk = unsafe {
+            assert_eq!(libc::pipe(ends.as_mut_ptr()), 0);
+            let before = pipe_size(ends[0]);
+            libc::fcntl(ends[1], libc::F_SETPIPE_SZ, 8192);
+            (before, pipe_size(ends[0]))
+        };
+        // SAFETY: closes the two descriptors made above.
+        unsafe {
+            libc::close(ends[0]);
+            libc::close(ends[1]);
+        }
+        assert_eq!(shrunk, (64 * 1024, 8192));
+        assert_eq!(pipe_size(-1), STDERR_READ);
     }
 
     /// A bot that writes a line, thinks a second, then writes 64 KiB at once fills the pipe in

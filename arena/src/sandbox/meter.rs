@@ -370,7 +370,7 @@ fn usage_with(
     walk: &Walk,
     hidden: Option<Hidden>,
     status: impl Fn(i32) -> StatusMemory,
-    mappings: impl Fn(i32) -> u64,
+    mut mappings: impl FnMut(i32, &mut u64) -> u64,
     resident: impl Fn(i32, u64) -> u64,
 ) -> Usage {
     // SAFETY: sysconf has no preconditions.
@@ -398,23 +398,60 @@ fn usage_with(
     let (swap, page_tables) = (if swap { found.swap } else { 0 }, found.page_tables);
     let could_map = (address_space / page).saturating_mul(MAPPING);
     let mappings = match rss.saturating_add(swap).saturating_add(page_tables).saturating_add(could_map) > cap {
-        true => walked().map(&mappings).sum::<u64>().saturating_mul(MAPPING),
+        true => {
+            let mut budget = maps_budget();
+            walked().map(|pid| mappings(pid, &mut budget)).sum::<u64>().saturating_mul(MAPPING)
+        }
         false => 0,
     };
     Usage { cpu, rss, swap, page_tables, mappings }
 }
 
+/// Bytes of its processes' maps one look reads at most, all together: a line of a map names the
+/// file mapped, which may be 50 KiB deep, and a red team's bot had a look read 300 MB of such
+/// lines (16 to 20 s of the arena's CPU, see `referee::monitor`). Some 40,000 mappings of short
+/// lines; a process not read to its end counts as many as a process may have (`vm.max_map_count`),
+/// which no bot needs. Unbounded where [`LOOKS_OFF_SWITCH`](super::LOOKS_OFF_SWITCH) is set.
+const MAPS_BUDGET: u64 = 4 << 20;
+
+/// What one look may still read of maps (see [`MAPS_BUDGET`]).
+pub(super) fn maps_budget() -> u64 {
+    static UNBOUNDED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    match *UNBOUNDED.get_or_init(|| std::env::var_os(super::LOOKS_OFF_SWITCH).is_some()) {
+        true => u64::MAX,
+        false => MAPS_BUDGET,
+    }
+}
+
 /// How many mappings `pid` has: the lines of its /proc/PID/maps (0 for a process gone), read in
-/// pieces (a process may have 65,530 of them, some 5 MiB of text).
-fn mapping_count(pid: i32) -> u64 {
+/// pieces (a process may have 65,530 of them, some 5 MiB of text), the bytes read taken from
+/// `budget`; where it runs out first, as many as a process may have ([`max_map_count`]).
+fn mapping_count(pid: i32, budget: &mut u64) -> u64 {
     use std::io::Read;
+    if *budget == 0 {
+        return max_map_count();
+    }
     let Ok(mut maps) = std::fs::File::open(format!("/proc/{pid}/maps")) else { return 0 };
     let mut piece = [0u8; 64 << 10];
     let mut lines = 0u64;
     while let Ok(read @ 1..) = maps.read(&mut piece) {
         lines += piece.get(..read).map_or(0, |p| p.iter().filter(|&&b| b == b'\n').count() as u64);
+        *budget = budget.saturating_sub(read as u64);
+        if *budget == 0 {
+            return lines.max(max_map_count());
+        }
     }
     lines
+}
+
+/// The most mappings a process may have (`vm.max_map_count`, read once; the kernel's default,
+/// 65,530, where it cannot be read).
+fn max_map_count() -> u64 {
+    static COUNT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *COUNT.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/sys/vm/max_map_count").unwrap_or_default();
+        text.trim().parse().unwrap_or(65_530)
+    })
 }
 
 /// What `pid`'s status says of its hidden memory (nothing for a process gone).
@@ -699,13 +736,17 @@ mod tests {
         // Each said to have 100 mappings too: counted where they could take the three past the
         // cap with the rest (a page each at most: their address spaces / 16), not above that.
         let said = |_| StatusMemory { swap: 1 << 20, page_tables: 64 << 10 };
-        let at = |cap: u64, swap: bool| usage_with(&walk(pid), Some(Hidden { cap, swap }), said, |_| 100, |_, rss| rss);
+        let at =
+            |cap: u64, swap: bool| usage_with(&walk(pid), Some(Hidden { cap, swap }), said, |_, _| 100, |_, rss| rss);
         let (within, no_swap) = (at(resident + (256 << 10), true), at(resident + (256 << 10), false));
         let unmapped = at(resident + (3 << 20) + (192 << 10) + address_space / 16 + 1, true);
         let (past, under, uncounted) =
-            (at(u64::MAX, true), at(resident / 2, true), usage_with(&walk(pid), None, said, |_| 100, |_, rss| rss));
+            (at(u64::MAX, true), at(resident / 2, true), usage_with(&walk(pid), None, said, |_, _| 100, |_, rss| rss));
         let own_maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default().lines().count();
-        let own = mapping_count(pid);
+        let own = mapping_count(pid, &mut { u64::MAX });
+        // Past the budget, a process counts as many as it may have.
+        let cut = mapping_count(pid, &mut 10);
+        let spent = mapping_count(pid, &mut 0);
         stop(libc::SIGKILL);
         let _ = shell.wait();
         assert_eq!(
@@ -721,6 +762,8 @@ mod tests {
             assert_eq!((nothing.swap, nothing.page_tables, nothing.mappings), (0, 0, 0), "{nothing:?}");
         }
         assert!(own > 5 && own as usize == own_maps, "the shell's maps: {own} lines, {own_maps} read whole");
-        assert_eq!(mapping_count(i32::MAX), 0, "a process gone maps nothing");
+        assert_eq!(mapping_count(i32::MAX, &mut { u64::MAX }), 0, "a process gone maps nothing");
+        assert_eq!((cut, spent), (max_map_count(), max_map_count()), "a look's budget spent");
+        assert!(max_map_count() > own, "the control: read whole, the shell's maps are fewer");
     }
 }

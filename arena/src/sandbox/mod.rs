@@ -361,6 +361,11 @@ pub struct Launch<'a> {
 /// to exit once its box is killed (a keeper ends what is left first); then it is killed.
 pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 
+/// Set (to anything) in the arena's environment, a look reads every process's maps whole, however
+/// long (see `meter::MAPS_BUDGET`), and the referee's monitor looks on the match's own thread (see
+/// `referee::monitor`): for the controls of the tests only.
+pub const LOOKS_OFF_SWITCH: &str = "ARENA_LOOKS_ON_THE_MATCH_THREAD";
+
 /// The host's directories every box sees, read-only.
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
