@@ -701,17 +701,20 @@ fn children_the_kernel_would_reap_are_charged_to_their_bot() {
 /// share one: on a kernel without `CONFIG_IRQ_TIME_ACCOUNTING` its time is charged to whoever runs
 /// there, the opponent thinking. Reads that leave nothing cached (`RWF_DONTCACHE`) added 5 to 12 %
 /// to a red team's victim's charged CPU, writes each synced 0 to 9 %, reads of pages dropped first
-/// (`POSIX_FADV_DONTNEED`) or read ahead again and again up to 7 %. No bot may (boxed or plain):
-/// advice and syncs succeed and do nothing, `RWF_DONTCACHE` and `RWF_DSYNC` fail with
-/// `EOPNOTSUPP`, opening with `O_DSYNC` with `EINVAL` (see `syscalls::disk_lock`). The control:
-/// with the sandbox off, each call takes (the file dropped from the cache first).
+/// (`POSIX_FADV_DONTNEED`) or read ahead again and again up to 7 %; a second red team's plain bot
+/// made 50,000 to 68,000 disk writes in 8 s with `msync(MS_SYNC)`, and 66,000 with its file's sync
+/// flag set (`chattr +S`). No bot may (boxed or plain): advice and syncs (`msync` too) succeed and
+/// do nothing, `RWF_DONTCACHE` and `RWF_DSYNC` fail with `EOPNOTSUPP`, opening with `O_DSYNC` with
+/// `EINVAL`, setting a file's flags with `ENOTTY` (see `syscalls::disk_lock`). The control: with
+/// the sandbox off, each call takes (the file dropped from the cache first; its scratch file, in
+/// the machine's temporary folder then, on its disk).
 #[test]
 fn cannot_make_the_disk_work_for_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = uncached_file(dir.path());
     let attack = format!("disk-calls {}", file.display());
     let refused = "disk-calls: fadvise kept, readahead none, willneed none, dontcache EOPNOTSUPP, dsync-write \
-                   EOPNOTSUPP, dsync-open EINVAL\n";
+                   EOPNOTSUPP, dsync-open EINVAL, msync dirty, syncflag ENOTTY\n";
     let attacker = format!("{} {attack}", bin("zoo-attack"));
     let run = zoo(&attacker, None, &[]);
     assert!(run.log.contains(refused), "{}", run.log);
@@ -722,7 +725,8 @@ fn cannot_make_the_disk_work_for_nothing() {
     let run = duel_with(&attacker, &bin("greedy"), &["--sandbox", "none"]);
     promises(&run, &attacker, Some("invalid_move"), &[]);
     let took =
-        "disk-calls: fadvise dropped, readahead read, willneed read, dontcache ok, dsync-write ok, dsync-open ok\n";
+        "disk-calls: fadvise dropped, readahead read, willneed read, dontcache ok, dsync-write ok, dsync-open ok, \
+                msync clean, syncflag ok\n";
     assert!(run.log.contains(took), "{}", run.log);
 }
 
@@ -785,6 +789,26 @@ fn a_look_at_a_bot_does_not_hold_up_its_opponent() {
     assert!(slowest(&run) < 1000, "its slowest answer took {} ms: {}", slowest(&run), run.result);
     let control = duel_with_env(&attacker, &victim, &flags, &[(LOOKS_OFF, "1")]);
     assert!(control.log.contains("stall-looks: each child holds 900 MiB"), "{}", control.log);
+    assert_eq!(player(&control.result, 1).2.as_deref(), Some("timeout"), "the control: {}", control.result);
+}
+
+/// A look at a plain bot reads the file locks its descriptors hold (every 8th look), and each
+/// duplicate of a descriptor lists all the locks taken through it: a red team's bot took 12,000
+/// locks through one and duplicated it 240 times, and the look read 2.9 million lines in 10 s. The
+/// look ran beside the match already, but held the bot's box (its lock) all the while, which the
+/// match's thread takes to read the bot's CPU time at its answer: its opponent, thinking, had its
+/// answer read 10 s late, and forfeited on time. No one holds the box while looking now. The
+/// control: with the looks on the match's thread, the opponent times out.
+#[test]
+fn a_slow_look_at_a_bot_holds_nothing_its_opponent_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let attacker = format!("{} lock-stall 3000 240", shared_copy(dir.path(), &bin("zoo-attack")));
+    let victim = format!("{} spin 10", shared_copy(dir.path(), &bin("clock-thinker")));
+    let flags = ["--sandbox", "plain", "--clock", "wall", "--startup-ms", "2000", "--move-ms", "1000"];
+    let run = duel_with(&attacker, &victim, &flags);
+    assert!(run.log.contains("lock-stall: 3000 locks, 240 duplicates"), "{}", run.log);
+    assert_eq!(player(&run.result, 1).2, None, "the opponent plays on: {}", run.result);
+    let control = duel_with_env(&attacker, &victim, &flags, &[(LOOKS_OFF, "1")]);
     assert_eq!(player(&control.result, 1).2.as_deref(), Some("timeout"), "the control: {}", control.result);
 }
 

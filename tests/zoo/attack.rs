@@ -383,6 +383,10 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
         "disk-calls" => worked = disk_calls(&arg(1)),
+        // `lock-stall N DUPS`: a child takes N byte-range locks on a file of its scratch folder
+        // through one descriptor, and duplicates it DUPS times: each duplicate's `fdinfo` lists
+        // all N, so a look that reads the box's file locks reads N*DUPS lines.
+        "lock-stall" => lock_stall(arg(1).parse().unwrap_or(3000), arg(2).parse().unwrap_or(240)),
         // `stall-looks P M D RES_MB HOLD_MS AT`: see `stall_looks`.
         "stall-looks" => {
             let n = |i: usize, default: u64| arg(i).parse().unwrap_or(default);
@@ -1712,6 +1716,7 @@ fn answer(ok: bool, errno: i32) -> String {
         libc::EINVAL => "EINVAL",
         libc::EACCES => "EACCES",
         libc::EOPNOTSUPP => "EOPNOTSUPP",
+        libc::ENOTTY => "ENOTTY",
         _ => return format!("errno {errno}"),
     };
     name.to_string()
@@ -1973,16 +1978,47 @@ fn disk_calls(file: &str) -> bool {
         let sync_open = libc::open(scratch.as_ptr(), libc::O_WRONLY | libc::O_DSYNC);
         let sync_opened = answer(sync_open >= 0, errno());
         libc::close(sync_open);
+        let (msynced, sync_flag) = sync_by_mapping_and_flag(&scratch);
         libc::unlink(scratch.as_ptr());
         let said = |took: bool, yes: &'static str, no: &'static str| if took { yes } else { no };
         eprintln!(
             "disk-calls: fadvise {}, readahead {}, willneed {}, dontcache {uncached}, dsync-write {synced}, \
-             dsync-open {sync_opened}",
+             dsync-open {sync_opened}, msync {}, syncflag {sync_flag}",
             said(dropped, "dropped", "kept"),
             said(read_ahead, "read", "none"),
             said(will_need, "read", "none"),
+            said(msynced, "clean", "dirty"),
         );
-        dropped || read_ahead || will_need || [&uncached, &synced, &sync_opened].iter().any(|a| *a == "ok")
+        let answers = [&uncached, &synced, &sync_opened, &sync_flag];
+        dropped || read_ahead || will_need || msynced || answers.iter().any(|a| *a == "ok")
+    }
+}
+
+/// The heart of `lock-stall`: the child takes its locks, duplicates its descriptor, says so
+/// (`lock-stall: N locks, D duplicates`) and waits to be ended with the box.
+fn lock_stall(locks: i64, dups: usize) {
+    // SAFETY: the child makes raw calls on a descriptor of its own and never returns.
+    unsafe {
+        if libc::fork() != 0 {
+            return;
+        }
+        let path = std::env::temp_dir().join(format!("locks-{}", std::process::id()));
+        let Ok(path) = CString::new(path.as_os_str().as_bytes()) else { libc::_exit(1) };
+        let fd = libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC, 0o600);
+        libc::unlink(path.as_ptr());
+        let mut taken = 0;
+        for i in 0..locks {
+            let mut lock: libc::flock = std::mem::zeroed();
+            lock.l_type = libc::F_WRLCK as libc::c_short;
+            lock.l_whence = libc::SEEK_SET as libc::c_short;
+            (lock.l_start, lock.l_len) = (2 * i, 1);
+            taken += i64::from(libc::fcntl(fd, libc::F_SETLK, &lock) == 0);
+        }
+        let duplicated = (0..dups).filter(|_| libc::dup(fd) >= 0).count();
+        eprintln!("lock-stall: {taken} locks, {duplicated} duplicates");
+        loop {
+            libc::pause();
+        }
     }
 }
 
@@ -2041,6 +2077,45 @@ fn stall_looks(children: usize, mappings: usize, depth: usize, reserve: usize, h
     unsafe { libc::close(go[0]) };
     eprintln!("stall-looks: {children} children, {mappings} mappings each of a {}-byte path", depth * 251);
     Some(go[1])
+}
+
+/// Writes a page of the scratch file `path` through a shared mapping and syncs it (`msync`), and
+/// sets the file's sync flag (`chattr +S`, `FS_IOC_SETFLAGS`): whether the page was written back
+/// (its mapping no longer dirty, by `/proc/self/smaps`), and what setting the flag answered.
+fn sync_by_mapping_and_flag(path: &CString) -> (bool, String) {
+    // SAFETY: raw calls on a descriptor and a mapping of its own, within the mapping's page.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_RDWR);
+        // (A page long, whatever the writes before it left: a mapping past its end faults.)
+        if libc::ftruncate(fd, 4096) != 0 {
+            return (false, answer(false, std::io::Error::last_os_error().raw_os_error().unwrap_or(0)));
+        }
+        let map = libc::mmap(std::ptr::null_mut(), 4096, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0);
+        let mut clean = false;
+        if map != libc::MAP_FAILED {
+            map.cast::<u8>().write(b'x');
+            libc::msync(map, 4096, libc::MS_SYNC);
+            let start = format!("{:x}-", map as usize);
+            let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
+            let entry = smaps.split_once(&start).map_or("", |(_, rest)| rest);
+            let dirty: u64 = entry
+                .lines()
+                .skip(1)
+                .take_while(|l| l.split_whitespace().next().is_some_and(|field| field.ends_with(':')))
+                .filter(|l| l.starts_with("Shared_Dirty:") || l.starts_with("Private_Dirty:"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .sum();
+            clean = dirty == 0 && !entry.is_empty();
+            libc::munmap(map, 4096);
+        }
+        let mut flags: libc::c_long = 0;
+        libc::ioctl(fd, libc::FS_IOC_GETFLAGS, &mut flags);
+        flags |= 0x8; // FS_SYNC_FL
+        let set = libc::ioctl(fd, libc::FS_IOC_SETFLAGS, &flags);
+        let sync_flag = answer(set == 0, std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+        libc::close(fd);
+        (clean, sync_flag)
+    }
 }
 
 /// `disk-reads FILE`: reads 4 KiB at random offsets of FILE (page-aligned) for a second of wall

@@ -141,8 +141,10 @@ pub const UNMEASURED: Duration = Duration::from_millis(5);
 /// What a bot shares with its match's monitor (see [`super::monitor`]).
 #[derive(Debug)]
 pub(super) struct Watch {
-    /// The box; `None` once released.
-    handle: Mutex<Option<BoxHandle>>,
+    /// The box; `None` once released. Shared, so that no one holds this lock while looking at
+    /// the box: a look may take long (a bot's processes' maps, its descriptors' locks, see
+    /// `sandbox::meter`), and the match's thread reads the box's CPU time at every answer.
+    handle: Mutex<Option<Arc<BoxHandle>>>,
     /// What the monitor found, and the CPU time the bot had used since its last answer then
     /// (the box is killed at once).
     verdict: Mutex<Option<(Failure, Duration)>>,
@@ -168,8 +170,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Watch {
     /// CPU time of the whole box so far.
     pub fn cpu(&self) -> Duration {
-        let (used, reaping) =
-            lock(&self.handle).as_ref().map_or((Duration::ZERO, None), |h| (h.cpu_time(), h.ignoring_sigchld()));
+        let (used, reaping) = self.shared().map_or((Duration::ZERO, None), |h| (h.cpu_time(), h.ignoring_sigchld()));
         self.warn_reaping(reaping);
         used
     }
@@ -200,14 +201,14 @@ impl Watch {
 
     /// Whether the box is over its memory limit.
     pub fn out_of_memory(&self) -> bool {
-        lock(&self.handle).as_ref().is_some_and(BoxHandle::out_of_memory)
+        self.shared().is_some_and(|h| h.out_of_memory())
     }
 
     /// Whether the box is over its memory limit, and (when `cpu`) its CPU time since the bot
     /// last answered: the monitor's look, with one walk of /proc for both where the box has no
     /// cgroup (see [`BoxHandle::look`]).
     pub fn look(&self, cpu: bool) -> (bool, Option<Duration>) {
-        let (used, over, reaping) = lock(&self.handle).as_ref().map_or((None, false, None), |h| {
+        let (used, over, reaping) = self.shared().map_or((None, false, None), |h| {
             let (used, over) = h.look(cpu);
             (used, over, h.ignoring_sigchld())
         });
@@ -220,9 +221,14 @@ impl Watch {
     pub fn condemn(&self, failure: Failure) {
         let used = self.cpu_since_answer();
         lock(&self.verdict).get_or_insert((failure, used));
-        if let Some(h) = lock(&self.handle).as_ref() {
+        if let Some(h) = self.shared() {
             h.kill();
         }
+    }
+
+    /// The box, shared (see [`Watch::handle`]).
+    fn shared(&self) -> Option<Arc<BoxHandle>> {
+        lock(&self.handle).clone()
     }
 
     fn verdict(&self) -> Option<(Failure, Duration)> {
@@ -231,37 +237,49 @@ impl Watch {
 
     /// The process of the box that runs the bot's program, for the monitor's looks.
     pub fn main_pid(&self) -> Option<i32> {
-        lock(&self.handle).as_ref().and_then(BoxHandle::main_pid)
+        self.shared().and_then(|h| h.main_pid())
     }
 }
 
 /// Releases a box (see [`BoxHandle::release`]) on a thread of its own, or on this one where no
 /// thread can be started: the machine may have no process left (a panic there ended the arena).
-fn release_soon(handle: BoxHandle) {
+fn release_soon(handle: Arc<BoxHandle>) {
     let slot = Arc::new(Mutex::new(Some(handle)));
     let theirs = slot.clone();
     let started = std::thread::Builder::new().name("arena-release".into()).spawn(move || {
         if let Some(handle) = lock(&theirs).take() {
-            handle.release();
+            release_when_alone(handle);
         }
     });
     if started.is_err() {
         if let Some(handle) = lock(&slot).take() {
-            handle.release();
+            release_when_alone(handle);
         }
+    }
+}
+
+/// Releases the box once no look at it is under way (a look holds it as long as it looks; the
+/// box was killed first, so what is left to look at dwindles).
+fn release_when_alone(mut handle: Arc<BoxHandle>) {
+    loop {
+        match Arc::try_unwrap(handle) {
+            Ok(alone) => return alone.release(),
+            Err(shared) => handle = shared,
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
 /// Releases a box (see [`BoxHandle::release`]) on a thread of its own and waits for it, never
 /// blocking the referee's; on this one where no thread can be started (tokio's blocking pool
 /// panics then, where it has no thread yet: the machine may have no process left).
-async fn release_off_this_thread(handle: BoxHandle) {
+async fn release_off_this_thread(handle: Arc<BoxHandle>) {
     let (done, released) = tokio::sync::oneshot::channel();
     let slot = Arc::new(Mutex::new(Some(handle)));
     let theirs = slot.clone();
     let started = std::thread::Builder::new().name("arena-release".into()).spawn(move || {
         if let Some(handle) = lock(&theirs).take() {
-            handle.release();
+            release_when_alone(handle);
         }
         let _ = done.send(());
     });
@@ -271,7 +289,7 @@ async fn release_off_this_thread(handle: BoxHandle) {
         }
         Err(_) => {
             if let Some(handle) = lock(&slot).take() {
-                handle.release();
+                release_when_alone(handle);
             }
         }
     }
@@ -341,7 +359,7 @@ impl BotProcess {
                 // An errno `exec` also gives for a bad program is the machine's only where a
                 // good program cannot start either.)
                 if let Some(fault) = sandbox.machine_fault(&launch, &source) {
-                    release_soon(handle);
+                    release_soon(Arc::new(handle));
                     return Err(RefereeError::Machine { name, source: fault });
                 }
                 let hint = handle
@@ -349,7 +367,7 @@ impl BotProcess {
                     .map(str::to_string)
                     .or_else(|| program_hint(&words, cmd.cwd.as_deref(), &source, &sandbox.sight()))
                     .map_or(String::new(), |h| format!("; {h}"));
-                release_soon(handle);
+                release_soon(Arc::new(handle));
                 return Err(RefereeError::Spawn { name, command, source, hint });
             }
         };
@@ -372,7 +390,7 @@ impl BotProcess {
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         tracing::debug!(bot = %cmd.name, command = %cmd.command, pid = ?child.id(), "spawned");
         let watch = Arc::new(Watch {
-            handle: Mutex::new(Some(handle)),
+            handle: Mutex::new(Some(Arc::new(handle))),
             verdict: Mutex::new(None),
             mark: Mutex::new((Duration::ZERO, Instant::now())),
             asked: AtomicBool::new(false),
