@@ -773,23 +773,30 @@ fn a_box_s_disk_reads_are_throttled() {
 /// match's thread and unbounded (`ARENA_LOOKS_ON_THE_MATCH_THREAD`), the opponent times out.
 #[test]
 fn a_look_at_a_bot_does_not_hold_up_its_opponent() {
-    let dir = tempfile::tempdir().unwrap();
-    let attacker = format!("{} stall-looks 20 60 200 900 60 3", shared_copy(dir.path(), &bin("zoo-attack")));
-    let victim = format!("{} spin 30", shared_copy(dir.path(), &bin("clock-thinker")));
-    let flags = ["--sandbox", "plain", "--clock", "wall", "--startup-ms", "2000", "--move-ms", "1000"];
+    let run = looks_against("stall-looks 20 60 200 900 60 3", "spin 30", "stall-looks: each child holds 900 MiB");
     // The victim's slowest answer, in wall-clock milliseconds.
-    let slowest = |run: &Run| {
-        let steps = run.replay["steps"].as_array().cloned().unwrap_or_default();
-        let replies = steps.iter().filter_map(|s| s["replies"].as_array()?.iter().find(|r| r["player"] == 1).cloned());
-        replies.filter_map(|r| r["ms"].as_u64()).max().unwrap_or(0)
-    };
+    let steps = run.replay["steps"].as_array().cloned().unwrap_or_default();
+    let replies = steps.iter().filter_map(|s| s["replies"].as_array()?.iter().find(|r| r["player"] == 1).cloned());
+    let slowest = replies.filter_map(|r| r["ms"].as_u64()).max().unwrap_or(0);
+    assert!(slowest < 1000, "its slowest answer took {slowest} ms: {}", run.result);
+}
+
+/// `zoo-attack ATTACK` against `clock-thinker THINK`, both plain, on the wall clock (a second an
+/// answer): the run, once the attacker said `said` and its opponent played on. The control: the
+/// same with the looks on the match's thread (`ARENA_LOOKS_ON_THE_MATCH_THREAD`), where the
+/// attacker said `said` too and the opponent timed out.
+fn looks_against(attack: &str, think: &str, said: &str) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let attacker = format!("{} {attack}", shared_copy(dir.path(), &bin("zoo-attack")));
+    let victim = format!("{} {think}", shared_copy(dir.path(), &bin("clock-thinker")));
+    let flags = ["--sandbox", "plain", "--clock", "wall", "--startup-ms", "2000", "--move-ms", "1000"];
     let run = duel_with(&attacker, &victim, &flags);
-    assert!(run.log.contains("stall-looks: each child holds 900 MiB"), "{}", run.log);
+    assert!(run.log.contains(said), "{}", run.log);
     assert_eq!(player(&run.result, 1).2, None, "the opponent plays on: {}", run.result);
-    assert!(slowest(&run) < 1000, "its slowest answer took {} ms: {}", slowest(&run), run.result);
     let control = duel_with_env(&attacker, &victim, &flags, &[(LOOKS_OFF, "1")]);
-    assert!(control.log.contains("stall-looks: each child holds 900 MiB"), "{}", control.log);
+    assert!(control.log.contains(said), "{}", control.log);
     assert_eq!(player(&control.result, 1).2.as_deref(), Some("timeout"), "the control: {}", control.result);
+    run
 }
 
 /// A look at a plain bot reads the file locks its descriptors hold (every 8th look), and each
@@ -801,15 +808,7 @@ fn a_look_at_a_bot_does_not_hold_up_its_opponent() {
 /// control: with the looks on the match's thread, the opponent times out.
 #[test]
 fn a_slow_look_at_a_bot_holds_nothing_its_opponent_needs() {
-    let dir = tempfile::tempdir().unwrap();
-    let attacker = format!("{} lock-stall 3000 240", shared_copy(dir.path(), &bin("zoo-attack")));
-    let victim = format!("{} spin 10", shared_copy(dir.path(), &bin("clock-thinker")));
-    let flags = ["--sandbox", "plain", "--clock", "wall", "--startup-ms", "2000", "--move-ms", "1000"];
-    let run = duel_with(&attacker, &victim, &flags);
-    assert!(run.log.contains("lock-stall: 3000 locks, 240 duplicates"), "{}", run.log);
-    assert_eq!(player(&run.result, 1).2, None, "the opponent plays on: {}", run.result);
-    let control = duel_with_env(&attacker, &victim, &flags, &[(LOOKS_OFF, "1")]);
-    assert_eq!(player(&control.result, 1).2.as_deref(), Some("timeout"), "the control: {}", control.result);
+    looks_against("lock-stall 3000 240", "spin 10", "lock-stall: 3000 locks, 240 duplicates");
 }
 
 /// The switch that puts the monitor's looks back on the match's thread, unbounded.
