@@ -49,13 +49,21 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
             let (over, since_answer) = if inline {
                 bot.look(!asked)
             } else {
-                let looked = tokio::task::spawn_blocking({
+                // (tokio panics where it can start no thread for its pool and has none: the
+                // machine's processes used up. The look is then made here, as before.)
+                let started = std::panic::catch_unwind(|| {
                     let bot = bot.clone();
-                    move || bot.look(!asked)
+                    tokio::task::spawn_blocking(move || bot.look(!asked))
                 });
+                let looked = match started {
+                    Ok(looking) => looking.await,
+                    Err(_) => Ok(bot.look(!asked)),
+                };
                 // (A look that panicked is no verdict: the next one looks again.)
-                let Ok(looked) = looked.await else { continue };
-                looked
+                let Ok((over, since_answer)) = looked else { continue };
+                // The match went on meanwhile: a bot asked since is thinking, not busy in the
+                // background, and its CPU is its answer's clock's to judge.
+                (over, since_answer.filter(|_| !bot.asked.load(Ordering::Relaxed)))
             };
             if over {
                 bot.condemn(Failure::Memory);

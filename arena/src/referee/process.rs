@@ -261,10 +261,16 @@ fn release_soon(handle: Arc<BoxHandle>) {
 /// Releases the box once no look at it is under way (a look holds it as long as it looks; the
 /// box was killed first, so what is left to look at dwindles).
 fn release_when_alone(mut handle: Arc<BoxHandle>) {
+    let started = Instant::now();
+    let mut said = false;
     loop {
         match Arc::try_unwrap(handle) {
             Ok(alone) => return alone.release(),
             Err(shared) => handle = shared,
+        }
+        if !said && started.elapsed() > Duration::from_secs(2) {
+            said = true;
+            tracing::warn!("a box's release waits for a look at it that has taken 2 s so far");
         }
         std::thread::sleep(Duration::from_millis(5));
     }

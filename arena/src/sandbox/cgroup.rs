@@ -344,7 +344,8 @@ fn v2_parent(mountinfo: &str, wanted: &[&'static str]) -> Option<(PathBuf, Vec<&
 }
 
 /// The machine's disks, as `major:minor` (`/sys/block/*/dev`, those with a size: an unused loop
-/// device has none, and takes no cap).
+/// device has none, and takes no cap). Read once, when the arena starts: a disk attached later
+/// has no cap.
 fn disks() -> Vec<String> {
     let Ok(entries) = std::fs::read_dir("/sys/block") else { return Vec::new() };
     let mut disks: Vec<String> = entries

@@ -105,9 +105,10 @@ pub(super) fn filters(build: bool, holds_memory: bool, counts_cpu: bool) -> Vec<
 /// plain: here so that no list of a bot's goes without it), [`reaping_lock`] for a bot whose CPU
 /// time is summed (`cpu_summed`: every plain one, and a box's no cgroup counts), [`session_lock`]
 /// for a build and for such a bot (where they stand changes nothing: no other filter answers
-/// `setsid`, `rt_sigaction`, the disk calls or `open` by its `O_DIRECT` or `O_DSYNC` bit), then, for a process whose memory is summed (`summed`: every plain one, and a
-/// box's whose memory no cgroup holds whole), [`seccomp_lock`], which must come last, as it
-/// refuses the filters that would come after it.
+/// `setsid`, `rt_sigaction`, the disk calls or `open` by its `O_DIRECT` or `O_DSYNC` bit), then,
+/// for a process whose memory is summed (`summed`: every plain one, and a box's whose memory no
+/// cgroup holds whole), [`seccomp_lock`], which must come last, as it refuses the filters that
+/// would come after it.
 fn last_filters(build: bool, cpu_summed: bool, summed: bool) -> impl Iterator<Item = BpfProgram> {
     let disk = if build { Vec::new() } else { disk_lock() };
     let reaping = if !build && cpu_summed { reaping_lock() } else { None };
@@ -124,8 +125,8 @@ fn last_filters(build: bool, cpu_summed: bool, summed: bool) -> impl Iterator<It
 /// system library with `O_DIRECT`: the same victim's charged CPU rose 15 to 45 %, and in a league
 /// it forfeited on time in 2 games of 4; reads that leave nothing cached (`RWF_DONTCACHE`) added 5
 /// to 12 %, writes each synced 0 to 9 %, reads of pages dropped from the cache first
-/// (`POSIX_FADV_DONTNEED`) or read ahead again and again up to 7 %. So, for every bot, boxed or
-/// plain:
+/// (`POSIX_FADV_DONTNEED`) or read ahead again and again up to 7 %. So, for every bot, boxed
+/// or plain:
 ///
 /// - `open`, `openat` and `open_by_handle_at` with `O_DIRECT` or `O_DSYNC` (which `O_SYNC`
 ///   holds) in their flags, and `fcntl`'s `F_SETFL` with `O_DIRECT`, fail with `EINVAL` (what
