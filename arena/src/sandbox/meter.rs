@@ -198,11 +198,14 @@ impl Usage {
 
 /// What of a box's memory no process's resident set shows, which [`usage`] counts past `cap`
 /// (the box's memory limit): its page tables always, and its swap when `swap` (a machine with
-/// swap).
+/// swap); its mappings' records from at most `maps` bytes of its processes' maps (see
+/// [`MAPS_BUDGET`]: a bot's look; a build's reads them whole, and a build whose look takes more
+/// than 2 s is stopped for it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Hidden {
     pub cap: u64,
     pub swap: bool,
+    pub maps: u64,
 }
 
 /// The most page tables an address space of `bytes` can need, as a multiple of it: a page
@@ -383,7 +386,7 @@ fn usage_with(
     }
     let cpu = Duration::from_nanos(nanos);
     let nothing_hidden = Usage { cpu, rss, swap: 0, page_tables: 0, mappings: 0 };
-    let Some(Hidden { cap, swap }) = hidden else { return nothing_hidden };
+    let Some(Hidden { cap, swap, maps }) = hidden else { return nothing_hidden };
     // Page tables, swap and mappings together: a mapping's record (MAPPING) is within the page
     // it maps at least, well within the PAGE_TABLES_PER_BYTE spared for it.
     let could_hide = address_space.saturating_mul(PAGE_TABLES_PER_BYTE + u64::from(swap));
@@ -399,7 +402,7 @@ fn usage_with(
     let could_map = (address_space / page).saturating_mul(MAPPING);
     let mappings = match rss.saturating_add(swap).saturating_add(page_tables).saturating_add(could_map) > cap {
         true => {
-            let mut budget = maps_budget();
+            let mut budget = maps;
             walked().map(|pid| mappings(pid, &mut budget)).sum::<u64>().saturating_mul(MAPPING)
         }
         false => 0,
@@ -407,7 +410,8 @@ fn usage_with(
     Usage { cpu, rss, swap, page_tables, mappings }
 }
 
-/// Bytes of its processes' maps one look reads at most, all together: a line of a map names the
+/// Bytes of its processes' maps one look at a bot reads at most, all together (a build's reads
+/// them whole, see [`Hidden`]): a line of a map names the
 /// file mapped, which may be 50 KiB deep, and a red team's bot had a look read 300 MB of such
 /// lines (16 to 20 s of the arena's CPU, see `referee::monitor`). Some 40,000 mappings of short
 /// lines; a process not read to its end counts as many as a process may have (`vm.max_map_count`),
@@ -736,8 +740,9 @@ mod tests {
         // Each said to have 100 mappings too: counted where they could take the three past the
         // cap with the rest (a page each at most: their address spaces / 16), not above that.
         let said = |_| StatusMemory { swap: 1 << 20, page_tables: 64 << 10 };
-        let at =
-            |cap: u64, swap: bool| usage_with(&walk(pid), Some(Hidden { cap, swap }), said, |_, _| 100, |_, rss| rss);
+        let at = |cap: u64, swap: bool| {
+            usage_with(&walk(pid), Some(Hidden { cap, swap, maps: u64::MAX }), said, |_, _| 100, |_, rss| rss)
+        };
         let (within, no_swap) = (at(resident + (256 << 10), true), at(resident + (256 << 10), false));
         let unmapped = at(resident + (3 << 20) + (192 << 10) + address_space / 16 + 1, true);
         let (past, under, uncounted) =

@@ -2660,7 +2660,10 @@ impl BoxHandle {
     /// `meter::usage`): page tables, and swap where [`BoxHandle::counts_swap`], read where they
     /// could take it past its cap less `beside` (what its sockets hold, counted apart).
     fn hidden(&self, beside: u64) -> Option<meter::Hidden> {
-        Some(meter::Hidden { cap: self.memory_cap.saturating_sub(beside), swap: self.counts_swap })
+        // (A build's box reads every descriptor's fdinfo: `counts_pipes`. Its look reads its
+        // processes' maps whole, as it did: a build whose look takes too long is stopped.)
+        let maps = if self.counts_pipes { u64::MAX } else { meter::maps_budget() };
+        Some(meter::Hidden { cap: self.memory_cap.saturating_sub(beside), swap: self.counts_swap, maps })
     }
 
     /// The box's CPU time (as [`BoxHandle::cpu_time`], when `cpu`) and whether it is over its
