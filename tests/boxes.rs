@@ -96,7 +96,7 @@ fn normal_score() -> i64 {
     let dir = tempfile::tempdir().unwrap();
     let (_, greedy) = victim(dir.path());
     let run = duel_run("fire.txt", &[], &[], [&attacker("read /nonexistent"), &greedy]);
-    assert!(run.out.status.success());
+    assert!(run.out.status.success(), "{}", String::from_utf8_lossy(&run.out.stderr));
     assert!(player(&run.result, 1).1, "greedy finishes on fire.txt: {}", run.result);
     run.score(1)
 }
