@@ -2036,7 +2036,17 @@ mod tests {
     fn a_look_runs_beside_the_watch_which_sees_what_it_takes_as_it_runs() {
         use std::sync::atomic::AtomicBool;
         let (release, looks) = (AtomicBool::new(false), AtomicU64::new(0));
+        /// Lets the spinning look end however the test leaves its scope: a failed assertion
+        /// inside it then fails the test, where the scope waited for the look for ever (a CI run
+        /// hung so).
+        struct Release<'a>(&'a AtomicBool);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
         std::thread::scope(|scope| {
+            let _release = Release(&release);
             let look = || {
                 looks.fetch_add(1, Ordering::Relaxed);
                 let mut spin = 0u64;
