@@ -757,8 +757,7 @@ fn a_box_s_disk_reads_are_throttled() {
     }
     let run = duel_with(&reader, &bin("greedy"), &["--max-disk-ops", "20"]);
     promises(&run, &reader, None, &[]);
-    let report = run.stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r.to_string());
-    let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {}", run.stderr));
+    let report = sandbox_report(&run.stderr);
     if !report.contains("\"blkio\"") && !report.contains("\"io\"") {
         assert!(run.stderr.contains("a bot's disk reads are not throttled"), "{}", run.stderr);
         eprintln!("no blkio or io cgroup here (an arena not run as root): no cap to show");
@@ -873,12 +872,18 @@ fn plain_runs_with(
     .into()
 }
 
+/// What the arena that logged `stderr` (`RUST_LOG=arena=debug`) reported of its sandbox, after
+/// `sandbox boxed=` (`true memory_held=… cgroups=[…]`).
+fn sandbox_report(stderr: &str) -> &str {
+    let report = stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r);
+    report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {stderr}"))
+}
+
 /// Whether the arena that logged `stderr` (`RUST_LOG=arena=debug`) ran its bots in boxes whose
 /// cgroup counts their CPU time (`cpuacct`, or v2's `cpu.stat`), as its sandbox reported it
 /// (`sandbox boxed=… memory_held=… cgroups=[…]`): otherwise it sums their processes' times.
 fn cpu_counted(stderr: &str) -> bool {
-    let report = stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r);
-    let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {stderr}"));
+    let report = sandbox_report(stderr);
     report.starts_with("true ") && report.contains("\"cpuacct\"")
 }
 
@@ -1212,8 +1217,7 @@ fn a_bot_whose_memory_is_summed_cannot_hold_epoll_watches_past_its_limit() {
 /// cgroup alone is not enough: on a machine with swap where the cgroup does not count it, a box
 /// at its limit is swapped out and plays on, as one without a cgroup.
 fn memory_cgroup(stderr: &str) -> bool {
-    let report = stderr.lines().find_map(|l| l.split_once(" sandbox boxed=")).map(|(_, r)| r);
-    let report = report.unwrap_or_else(|| panic!("the sandbox says what its boxes have: {stderr}"));
+    let report = sandbox_report(stderr);
     let held = report.split_whitespace().find_map(|field| field.strip_prefix("memory_held="));
     let held = held.unwrap_or_else(|| panic!("the sandbox says whether its boxes' memory is held: {report}"));
     report.starts_with("true ") && held == "true"

@@ -100,8 +100,7 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
 
 /// Nanoseconds the process has waited for a CPU while runnable (`/proc/<pid>/schedstat`).
 fn run_delay(pid: i32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
-    text.split_whitespace().nth(1)?.parse().ok()
+    crate::sandbox::schedstat(&format!("/proc/{pid}/schedstat")).map(|(_, waited)| waited)
 }
 
 /// The clock the command's verdicts count, where it set one ([`judge_by`]): 0 none, 1 CPU

@@ -69,16 +69,10 @@ fn for_each_number(text: &[u8], mut each: impl FnMut(Option<u64>) -> bool) {
     }
 }
 
-/// The CPU time the scheduler counts for `pid`'s first thread, in nanoseconds (the first field
-/// of `/proc/PID/schedstat`), where it can be read.
+/// The CPU time the scheduler counts for `pid`'s first thread, in nanoseconds, where it can be
+/// read (see [`super::schedstat`]).
 fn scheduled_nanos(pid: i32) -> Option<u64> {
-    let text = std::fs::read(format!("/proc/{pid}/schedstat")).ok()?;
-    let mut nanos = None;
-    for_each_number(&text, |first| {
-        nanos = first;
-        false
-    });
-    nanos
+    super::schedstat(&format!("/proc/{pid}/schedstat")).map(|(ran, _)| ran)
 }
 
 /// The children of `pid`'s threads, appended to `out`. A process of one thread (`threads`, from

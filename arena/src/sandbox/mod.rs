@@ -361,6 +361,15 @@ pub struct Launch<'a> {
 /// to exit once its box is killed (a keeper ends what is left first); then it is killed.
 pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 
+/// The two first fields of a thread's `schedstat` file at `path` (`/proc/PID/schedstat`,
+/// `/proc/self/task/TID/schedstat`): nanoseconds it ran and nanoseconds it waited for a CPU while
+/// runnable. `None` where it cannot be read (a kernel without `CONFIG_SCHED_INFO`, a thread gone).
+pub(crate) fn schedstat(path: &str) -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut fields = text.split_whitespace().map(str::parse::<u64>);
+    Some((fields.next()?.ok()?, fields.next()?.ok()?))
+}
+
 /// Set (to anything) in the arena's environment, a look reads every process's maps whole, however
 /// long (see `meter::MAPS_BUDGET`), and the referee's monitor looks on the match's own thread (see
 /// `referee::monitor`): for the controls of the tests only.

@@ -310,8 +310,7 @@ fn ended_unreaped(child: &std::process::Child, wait: bool) -> std::io::Result<bo
 fn run_queue_wait(of: Option<libc::pid_t>) -> Option<Duration> {
     let path =
         of.map_or_else(|| "/proc/thread-self/schedstat".to_string(), |tid| format!("/proc/self/task/{tid}/schedstat"));
-    let text = std::fs::read_to_string(path).ok()?;
-    text.split_whitespace().nth(1)?.parse().ok().map(Duration::from_nanos)
+    crate::sandbox::schedstat(&path).map(|(_, waited)| Duration::from_nanos(waited))
 }
 
 /// `d` in seconds, rounded up to a tenth: a time past a limit never reads as the limit itself.
