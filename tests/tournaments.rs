@@ -865,6 +865,48 @@ fn a_torn_last_result_line_is_discarded_and_its_match_re_run() {
     assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 6);
 }
 
+/// A line in the middle of the results that is no result (a disk error, a hand edit) leaves its
+/// match out of the standings: `arena leaderboard` prints them, names the line and exits 3, so a
+/// script publishing them as grades stops; once a resume played the match again it exits 0,
+/// the line only warned of. The control: the same command before the line was spoiled.
+#[test]
+fn a_spoiled_middle_line_fails_the_leaderboard_until_a_resume_plays_its_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &sample_bots()[..3], &["fire.txt"], "");
+    let out = dir.path().join("t");
+    let (_, stderr, code) = tournament(&["--config", &cfg.display().to_string(), "--out", &out.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let board = |args: &[&str]| {
+        let out = arena(&[&["leaderboard"], args, &[&out.display().to_string()]].concat());
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (text(&out.stdout), text(&out.stderr), out.status.code().unwrap_or(-1))
+    };
+    let (stdout, stderr, code) = board(&[]);
+    assert_eq!(code, 0, "the control: {stderr}");
+    assert!(stdout.contains("6 of 6 matches played"), "{stdout}");
+
+    let path = out.join("results.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[2] = "{\"key\": \"spoiled";
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    for args in [&[][..], &["--csv"], &["--as-of", "2100-01-01T00:00:00Z"]] {
+        let (stdout, stderr, code) = board(args);
+        assert_eq!(code, 3, "{args:?}: {stderr}");
+        assert!(stderr.contains("results.jsonl:3: not a result line"), "{stderr}");
+        assert!(stderr.contains("these standings lack matches") && stderr.contains("--resume"), "{stderr}");
+        assert!(stdout.contains("greedy"), "the standings are printed all the same: {stdout}");
+    }
+
+    let (stdout, stderr, code) = tournament(&["--resume", &out.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("(1 now, 5 kept"), "{stdout}");
+    let (stdout, stderr, code) = board(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("6 of 6 matches played"), "{stdout}");
+    assert!(stderr.contains("results.jsonl:3: not a result line"), "still warned of: {stderr}");
+}
+
 fn summary_line(stdout: &str) -> &str {
     stdout.lines().find(|l| l.contains("matches played")).unwrap_or("")
 }

@@ -2746,7 +2746,7 @@ mod tests {
     fn read(out: &Path) -> String {
         let page = std::fs::read_to_string(out.join("leaderboard.md")).unwrap_or_default();
         let board = match recompute(out, None, &crate::games::registry(), &Quiet) {
-            Ok(board) => board.played_text(),
+            Ok(done) => done.board.played_text(),
             Err(e) => format!("error: {e}"),
         };
         format!("{board} {}", page.lines().find(|l| l.contains("matches played")).unwrap_or(""))

@@ -3386,11 +3386,12 @@ pub fn recompute(
     as_of: Option<u64>,
     games: &Registry,
     reporter: &dyn Reporter,
-) -> Result<Leaderboard, TournamentError> {
+) -> Result<Recomputed, TournamentError> {
     let record = TournamentRecord::load_to_show(dir, games)?;
-    let results = results::read_all(dir)?;
+    let (results, unread_lines) = results::read_all_counting(dir)?;
+    let done = |board| Recomputed { board, unread_lines };
     if let Some(t) = as_of {
-        return Ok(record.leaderboard_as_of(&results, dir, t, games));
+        return Ok(done(record.leaderboard_as_of(&results, dir, t, games)));
     }
     // Alone in the folder (no run is writing it), what a crash left half-written goes and the
     // pages are written again; with a run going on, its files are its own: pages written now
@@ -3421,12 +3422,21 @@ pub fn recompute(
                     dir.display()
                 ),
             }
-            return Ok(leaderboard);
+            return Ok(done(leaderboard));
         }
     };
     remove_temporaries(dir);
     write_leaderboard(dir, &league_title(dir), &leaderboard, &results, reporter)?;
-    Ok(leaderboard)
+    Ok(done(leaderboard))
+}
+
+/// A league's standings as [`recompute`] made them, and how many lines of its results files were
+/// no result lines: left out of them, each named by a warning (a resume plays their matches again).
+pub struct Recomputed {
+    /// The standings.
+    pub board: Leaderboard,
+    /// How many lines of the results files were no result lines.
+    pub unread_lines: usize,
 }
 
 #[cfg(test)]

@@ -63,12 +63,21 @@ fn named_results(dir: &Path) -> Vec<PathBuf> {
 
 /// Every complete result line of every results file in `dir`, file by file.
 pub fn read_all(dir: &Path) -> Result<Vec<ResultLine>, TournamentError> {
+    Ok(read_all_counting(dir)?.0)
+}
+
+/// [`read_all`], with how many lines of the files were skipped as no result lines (each named
+/// by a warning): the standings a reader makes of the rest leave their matches out.
+pub fn read_all_counting(dir: &Path) -> Result<(Vec<ResultLine>, usize), TournamentError> {
     warn_of_strays(dir);
     let mut lines = Vec::new();
+    let mut skipped = 0;
     for path in files(dir) {
-        lines.extend(read_file(&path)?.0);
+        let (read, _, not_results) = counted_lines_of(&path, complete_part(&path)?);
+        lines.extend(read);
+        skipped += not_results;
     }
-    Ok(lines)
+    Ok((lines, skipped))
 }
 
 /// Warns, once per file and process, of each file of `dir` named like results that is left
@@ -140,7 +149,13 @@ pub const MAX_RESULTS_BYTES: u64 = 1 << 30;
 
 /// The result lines of `bytes` (the complete part of the results file `path`, with how many
 /// bytes of a torn last line followed it).
-fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+fn lines_of(path: &Path, part: (Vec<u8>, usize)) -> Result<(Vec<ResultLine>, u64), TournamentError> {
+    let (lines, len, _) = counted_lines_of(path, part);
+    Ok((lines, len))
+}
+
+/// [`lines_of`], with how many lines were skipped as no result lines.
+fn counted_lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> (Vec<ResultLine>, u64, usize) {
     if torn > 0 {
         tracing::warn!(file = %path.display(), bytes = torn, "discarding a torn last line");
     }
@@ -148,7 +163,7 @@ fn lines_of(path: &Path, (bytes, torn): (Vec<u8>, usize)) -> Result<(Vec<ResultL
     if let Some(warning) = skipped_warning(path, &skipped) {
         tracing::warn!("{warning}");
     }
-    Ok((lines, bytes.len() as u64))
+    (lines, bytes.len() as u64, skipped.len())
 }
 
 /// The longest line a results file may hold: a result line of six players with their versions

@@ -575,7 +575,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
                 }
             );
         }
-        return Ok(ExitCode::from(3));
+        return Ok(ExitCode::from(REFUSED_LINES_STATUS));
     }
     if !merged.missing.is_empty() {
         return Ok(ExitCode::from(2));
@@ -617,7 +617,8 @@ pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
     // (Its files are each written whole in a moment: finished, then the command ends as the
     // signal asks, what it wrote whole and no temporary file left.)
     let _cancel = super::signals::cancel_on_signals("finishing the files under way, then stopping")?;
-    let board = tour::recompute(&args.dir, as_of, &arena::games::registry(), &pages)?;
+    let tour::Recomputed { board, unread_lines } =
+        tour::recompute(&args.dir, as_of, &arena::games::registry(), &pages)?;
     if super::signals::received().is_some() {
         tell!("{}: the leaderboard's files were each written whole", super::signals::word());
         return Ok(ExitCode::from(super::signals::status()));
@@ -631,8 +632,25 @@ pub fn leaderboard(args: LeaderboardArgs) -> anyhow::Result<ExitCode> {
         say!("{}", board.table());
         say!("{}", board.played_text());
     }
+    if unread_lines > 0 && !board.complete {
+        // (Printed all the same, as the standings of what is there; the status stops a script
+        // that would publish them as the grades. Once a resume played those matches again the
+        // lines are only warned of: the standings lack nothing.)
+        let lines = safe_text::count(unread_lines, "line", "lines");
+        tell!(
+            "error: {}: these standings lack matches, and its results files hold {lines} that cannot be read as \
+             results (named above): `arena tournament --resume {}` plays again every match without a result",
+            args.dir.display(),
+            args.dir.display()
+        );
+        return Ok(ExitCode::from(REFUSED_LINES_STATUS));
+    }
     Ok(ExitCode::SUCCESS)
 }
+
+/// The exit status of a merge that refused lines of a shard's results, and of `arena leaderboard`
+/// whose standings lack matches while lines of the results could not be read as results.
+const REFUSED_LINES_STATUS: u8 = 3;
 
 /// What a run's events become on the command line: the plan's line, the progress bar (plain
 /// lines on stderr when it is not a terminal), and the pages (each match's replay page as its
