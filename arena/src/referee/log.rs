@@ -109,21 +109,49 @@ fn quote(stderr: &str, guard: Guard, out: &mut String) {
         let body = line.strip_suffix('\n').unwrap_or(line);
         let kept = body.trim_end_matches('\r');
         let cr = &body[kept.len()..];
-        let shown = if disturbs(kept) { terminal_message(kept) } else { Cow::Borrowed(kept) };
-        let text = if guard == Guard::Full { broken_runs(&shown) } else { shown };
+        let shown = if guard == Guard::Full { kept_line(kept) } else { controls_shown(kept) };
+        let text = if guard == Guard::Full { broken_runs(&shown) } else { Cow::Borrowed(&*shown) };
         if text.is_empty() && cr.is_empty() {
             out.push_str(MARGIN.trim_end());
         } else {
             out.push_str(MARGIN);
             out.push_str(&text);
-            // (A colour the line leaves on ends with it: a terminal kept it for the lines after,
-            // the arena's and the opponent's, which `ESC [ 8 m` hid.)
-            if guard == Guard::Full && colour_left_on(&text) {
-                out.push_str(RESET);
-            }
             out.push_str(cr);
         }
         out.push('\n');
+    }
+}
+
+/// A line of a program's output (without its `\n` and final `\r`s) as the arena's logs keep it:
+/// with its controls shown where it could move the cursor or start a line ([`disturbs`]), and a
+/// colour it leaves on ended with it (a terminal kept it for the lines after, the arena's and
+/// an opponent's, which `ESC [ 8 m` hid). A match log's lines and a build log's are kept so.
+pub fn kept_line(line: &str) -> Cow<'_, str> {
+    let shown = controls_shown(line);
+    if colour_left_on(&shown) {
+        Cow::Owned(format!("{shown}{RESET}"))
+    } else {
+        shown
+    }
+}
+
+/// `line` with its controls shown where it could move the cursor or start a line ([`disturbs`]).
+fn controls_shown(line: &str) -> Cow<'_, str> {
+    if disturbs(line) {
+        terminal_message(line)
+    } else {
+        Cow::Borrowed(line)
+    }
+}
+
+/// `text` (a program's output, whole lines or a piece of one) appended to `out` as a log keeps
+/// it: each line as [`kept_line`] says, its `\n` and the `\r`s before it kept.
+pub fn keep_lines(text: &str, out: &mut String) {
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let kept = body.trim_end_matches('\r');
+        out.push_str(&kept_line(kept));
+        out.push_str(&line[kept.len()..]);
     }
 }
 

@@ -1664,23 +1664,63 @@ fn git_changes(folder: &Path, before: &GitEntries) -> Option<String> {
     (!why.is_empty()).then(|| format!("{}: a build may not write git metadata", why.join("; ")))
 }
 
-/// Copies `from` into `to` until `cap` bytes, then drops the rest; `total` counts everything.
+/// Copies `from` (a build's output) into `to` as the arena's logs keep a program's lines
+/// ([`crate::referee::log::kept_line`]: a teacher who `cat`s the log gets no escape sequence but
+/// colours', which end with their line), until `cap` bytes, then drops the rest; `total` counts
+/// every byte read.
 fn copy_capped(mut from: std::io::PipeReader, mut to: std::fs::File, cap: u64, total: &AtomicU64) {
     let mut buf = vec![0u8; 64 << 10];
     let mut written = 0u64;
+    // (The bytes read of a line not yet ended, at most about `LOG_PIECE`.)
+    let mut pending: Vec<u8> = Vec::new();
+    let write = |text: &[u8], to: &mut std::fs::File, written: &mut u64| {
+        let kept = log_text(text);
+        let keep = (cap.saturating_sub(*written) as usize).min(kept.len());
+        if keep > 0 && to.write_all(&kept.as_bytes()[..keep]).is_ok() {
+            *written += keep as u64;
+        }
+    };
     loop {
         let n = match from.read(&mut buf) {
-            Ok(0) => return,
+            Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return,
+            Err(_) => break,
         };
         total.fetch_add(n as u64, Ordering::Relaxed);
-        let keep = (cap.saturating_sub(written) as usize).min(n);
-        if keep > 0 && to.write_all(&buf[..keep]).is_ok() {
-            written += keep as u64;
+        if written >= cap {
+            continue;
+        }
+        pending.extend_from_slice(&buf[..n]);
+        let end = match pending.iter().rposition(|&b| b == b'\n') {
+            Some(i) => i + 1,
+            // (A line past the piece is kept piece by piece, each cut where a character ends:
+            // an escape sequence cut in two shows its escape, and its rest is plain text.)
+            None if pending.len() >= LOG_PIECE => match std::str::from_utf8(&pending) {
+                Err(e) if e.error_len().is_none() => e.valid_up_to().max(1),
+                _ => pending.len(),
+            },
+            None => 0,
+        };
+        if end > 0 {
+            write(&pending[..end], &mut to, &mut written);
+            pending.drain(..end);
         }
     }
+    if !pending.is_empty() {
+        write(&pending, &mut to, &mut written);
+    }
+}
+
+/// The longest piece of a build's output line kept at once ([`copy_capped`]).
+const LOG_PIECE: usize = 64 << 10;
+
+/// `bytes` of a build's output as its log keeps them ([`copy_capped`]; bytes that are no UTF-8
+/// become U+FFFD).
+fn log_text(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    crate::referee::log::keep_lines(&String::from_utf8_lossy(bytes), &mut out);
+    out
 }
 
 /// Whether a build's log says it ran out of memory: an allocation refused (`ENOMEM`, as a
@@ -2279,6 +2319,43 @@ mod tests {
         let outcome = run(&sandbox, "touch started; sleep 30", dir.path(), limits, out.path(), "b.log", earlier);
         assert!(dir.path().join("started").exists(), "the build ran");
         assert_eq!(outcome.problem.as_deref().map(|p| p.contains("timed out after 5 s")), Some(true), "{outcome:?}");
+    }
+
+    /// A build's log keeps no escape sequence but colours', each ended with its line: a build
+    /// printing `ESC ] 52` set the clipboard of the teacher who `cat`s its log (`ESC [ 2 J`
+    /// cleared the screen, `ESC [ 8 m` hid the lines after). A line longer than a piece, cut
+    /// through an escape sequence, shows its escape too; plain lines are as they came. The
+    /// control: the same command's output, as it came, holds each sequence.
+    #[test]
+    fn a_build_log_shows_escapes_it_would_have_sent() {
+        let (dir, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let sandbox = test_sandbox();
+        let limits = BuildLimits { timeout: Duration::from_secs(20), disk_bytes: 1 << 30 };
+        let earlier = Earlier { bot: "bob", growth: None, own: true };
+        // (The long line's escape comes as the piece's last byte, the rest of its sequence after
+        // a pause: read later, the line is whole, and shown the same.)
+        let long = "x".repeat(LOG_PIECE - 1);
+        let build = format!(
+            "printf 'gcc -O2 bot.c\\n\\033]52;c;cm0gLXJmIH4=\\007copied\\n\\033[2Jcleared\\n\\033[8mhidden\\n\
+             \\033[1;31merror:\\033[0m red\\n{long}\\033'; sleep 0.3; printf '[2J\\n'"
+        );
+        let raw = std::process::Command::new("sh").args(["-c", &build]).output().unwrap().stdout;
+        let raw = String::from_utf8(raw).unwrap();
+        for (sequence, n) in [("\u{1b}]52;", 1), ("\u{1b}[2J", 2), ("\u{1b}[8m", 1)] {
+            assert_eq!(raw.matches(sequence).count(), n, "the control: {sequence:?}");
+        }
+        let outcome = run(&sandbox, &build, dir.path(), limits, out.path(), "a.log", earlier);
+        assert_eq!(outcome.problem, None, "{outcome:?}");
+        let log = std::fs::read_to_string(out.path().join("a.log")).unwrap();
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(lines.len(), 6, "{:?}", &lines[..5]);
+        assert_eq!(lines[0], "gcc -O2 bot.c");
+        assert_eq!(lines[1], "\\e]52;c;cm0gLXJmIH4=\\acopied");
+        assert_eq!(lines[2], "\\e[2Jcleared");
+        assert_eq!(lines[3], "\u{1b}[8mhidden\u{1b}[0m", "a colour is kept, and ended with its line");
+        assert_eq!(lines[4], "\u{1b}[1;31merror:\u{1b}[0m red", "a colour ended by its line is as it came");
+        assert!(lines[5].starts_with(&long) && &lines[5][long.len()..] == "\\e[2J", "{:?}", &lines[5][long.len()..]);
+        assert_eq!(log.matches('\u{1b}').count(), 4, "{:?}", &lines[..5]);
     }
 
     /// A build whose own folder holds a hard link of a file outside it runs on a copy of its
