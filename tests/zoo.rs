@@ -745,13 +745,7 @@ fn a_box_s_disk_reads_are_throttled() {
         let said = said.unwrap_or_else(|| panic!("the bot says how many it read: {}", run.log));
         said.trim_end_matches(" in 1 s").parse().unwrap()
     };
-    // SAFETY: statfs writes into the struct given, of a path this test made.
-    let in_memory = unsafe {
-        let mut fs: libc::statfs = std::mem::zeroed();
-        let path = std::ffi::CString::new(file.as_os_str().as_encoded_bytes()).unwrap();
-        libc::statfs(path.as_ptr(), &mut fs) == 0 && fs.f_type == libc::TMPFS_MAGIC
-    };
-    if in_memory {
+    if is_tmpfs(&file) {
         eprintln!("the temporary folder is in memory: no disk to read, no cap to show");
         return;
     }
@@ -998,6 +992,60 @@ fn a_plain_bot_s_scratch_folder_in_memory_is_capped() {
     promises(&run, &bot, Some("invalid_move"), &[]);
     assert!(run.log.contains("fill-tmp: wrote 100 MiB of 100"), "{}", run.log);
     assert!(run.stderr.contains("a tmpfs, and no mount namespace caps them here"), "said: {}", run.stderr);
+}
+
+/// A plain bot's scratch folder on the machine's disk took its writes to the disk: a rename over
+/// a file starts its writeback at once on ext4 (a red team's bot made 20,000 disk writes in 8 s),
+/// each ending in an interrupt its opponent's clock paid while it thought. It is a tmpfs of
+/// `tmp_mb` of its own, as a box's scratch space, wherever the arena can make a mount namespace:
+/// 4 MiB written and renamed send nothing towards a disk (`/proc/self/io`'s `write_bytes`), with
+/// Landlock or without, and 100 MiB no longer fit. The control: without the mount namespace,
+/// the same bot sends its 4 MiB to the disk. (Where the temporary folder is a tmpfs already,
+/// `a_plain_bot_s_scratch_folder_in_memory_is_capped` holds instead, and this test says so.)
+#[test]
+fn a_plain_bot_s_scratch_folder_on_disk_is_a_tmpfs_of_its_own() {
+    if is_tmpfs(&std::env::temp_dir()) {
+        eprintln!("the temporary folder is a tmpfs here: no disk to keep a scratch folder's writes from");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let greedy = shared_copy(dir.path(), &bin("greedy"));
+    let attack = shared_copy(dir.path(), &bin("zoo-attack"));
+    let (bot, fill) = (format!("{attack} scratch-disk"), format!("{attack} fill-tmp 100"));
+    let limits = ["--sandbox", "plain", "--startup-ms", "5000"];
+    // (What it said: whether it renamed, the bytes sent towards a disk, whether it wrote a tmpfs.)
+    let said = |run: &Run| -> (bool, u64, bool) {
+        let line = run.log.lines().find_map(|l| l.split("scratch-disk: ").nth(1));
+        let words: Vec<&str> =
+            line.unwrap_or_else(|| panic!("the bot says what it did: {}", run.log)).split(' ').collect();
+        (words[1] == "true", words[3].parse().unwrap(), words[9] == "true")
+    };
+    let control = duel_with_env(&bot, &greedy, &limits, &[PLAIN_WITHOUT_MOUNT_NAMESPACE]);
+    promises(&control, &bot, Some("invalid_move"), &[]);
+    let (renamed, sent, tmpfs) = said(&control);
+    assert!(renamed && sent >= 4 << 20 && !tmpfs, "{}", control.log);
+    for env in [&[][..], &[PLAIN_WITHOUT_LANDLOCK][..]] {
+        let run = duel_with_env(&bot, &greedy, &limits, env);
+        if run.stderr.contains("no mount namespace for plain bots") {
+            eprintln!("no mount namespace for plain bots here (as this user): their scratch stays on disk, as said");
+            return;
+        }
+        promises(&run, &bot, None, &[]);
+        assert_eq!(said(&run), (true, 0, true), "{env:?}: {}", run.log);
+        let run = duel_with_env(&fill, &greedy, &limits, env);
+        promises(&run, &fill, None, &[]);
+        assert!(!run.log.contains("fill-tmp: wrote 0 MiB"), "{env:?}: it wrote some: {}", run.log);
+    }
+}
+
+/// Whether `path` is on a tmpfs.
+fn is_tmpfs(path: &std::path::Path) -> bool {
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else { return false };
+    // SAFETY: statfs fills a zeroed struct of ours from a valid path.
+    unsafe {
+        let mut fs: libc::statfs = std::mem::zeroed();
+        libc::statfs(c.as_ptr(), &mut fs) == 0 && fs.f_type == libc::TMPFS_MAGIC
+    }
 }
 
 /// On a machine whose `/dev` has no `/dev/full` (a minimal container's), a plain bot Landlock
@@ -1851,12 +1899,12 @@ fn a_plain_bot_keeps_scratch_files_in_a_folder_of_its_own() {
 }
 
 /// A plain bot's scratch folder is its own: its opponent can neither find it (the run's folder
-/// of them may not be listed) nor, given its path (the test finds it and tells the spy), read a
-/// file there or write one, as Landlock shows each bot its own folder alone (`scratch_spy.sh`
-/// plays an invalid move where it can). The control: with Landlock off, a bot of an arena that is
-/// not root (both bots the arena's user) does both. (As root, each plain bot is a user of its
-/// own, whose folder is its own alone: there is no control to show. Skipped where the kernel has
-/// no Landlock.)
+/// of them may not be listed) nor, given its path (the test finds both bots' and tells the spy),
+/// read a file there or write one, as Landlock shows each bot its own folder alone, and its
+/// tmpfs is in its own mount namespace (`scratch_spy.sh` plays an invalid move where it can). The
+/// control: with Landlock and the mount namespace off, a bot of an arena that is not root (both
+/// bots the arena's user) does both. (As root, each plain bot is a user of its own, whose folder
+/// is its own alone: there is no control to show. Skipped where the kernel has no Landlock.)
 #[test]
 fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
     use std::os::unix::fs::PermissionsExt;
@@ -1872,7 +1920,9 @@ fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
         }
         let owner = shared_copy(dir.path(), &root().join("tests/bots/scratch_owner.sh").display().to_string());
         let script = shared_copy(&spy, &root().join("tests/bots/scratch_spy.sh").display().to_string());
-        // The test finds the owner's scratch folder (by its secret) and tells the spy its path.
+        // The test finds both bots' scratch folders and tells the spy their paths (one a line:
+        // it tries the one that is not its own; the owner's secret may be in a tmpfs of the
+        // owner's mount namespace, out of the test's sight).
         let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let finder = {
             let (tmp, spy, done) = (tmp.clone(), spy.clone(), done.clone());
@@ -1881,9 +1931,11 @@ fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
                     let runs = std::fs::read_dir(&tmp).into_iter().flatten().filter_map(Result::ok);
                     let folders =
                         runs.flat_map(|r| std::fs::read_dir(r.path()).into_iter().flatten().filter_map(Result::ok));
-                    if let Some(found) = folders.map(|f| f.path()).find(|f| f.join("secret").exists()) {
+                    let found: Vec<String> =
+                        folders.map(|f| f.path()).filter(|f| f.is_dir()).map(|f| f.display().to_string()).collect();
+                    if found.len() == 2 {
                         let target = spy.join("target");
-                        std::fs::write(&target, found.display().to_string()).unwrap();
+                        std::fs::write(&target, found.join("\n")).unwrap();
                         std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
                         return true;
                     }
@@ -1897,7 +1949,7 @@ fn a_plain_bot_cannot_reach_its_opponent_s_scratch_folder() {
         let spy_bot = format!("sh {script} {}", spy.display());
         let run = duel_with_env(&spy_bot, &format!("sh {owner}"), &flags, &env);
         done.store(true, std::sync::atomic::Ordering::SeqCst);
-        assert!(finder.join().unwrap(), "the test found the owner's scratch folder: {}", run.log);
+        assert!(finder.join().unwrap(), "the test found the bots' scratch folders: {}", run.log);
         run
     };
     let run = spied(&[]);

@@ -214,6 +214,31 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
             eprintln!("fill-tmp: wrote {written} MiB of {mb}");
             worked = written >= mb;
         }
+        "scratch-disk" => {
+            // Writes 4 MiB into its TMPDIR, renames the file over another (which on ext4 starts
+            // its writeback at once) and says how many bytes it sent towards a disk
+            // (`/proc/self/io`'s `write_bytes`: none for a tmpfs) and whether TMPDIR is a tmpfs.
+            let dir = std::env::var("TMPDIR").unwrap_or_else(|_| "/tmp".to_string());
+            let written = || {
+                let io = std::fs::read_to_string("/proc/self/io").unwrap_or_default();
+                let line = io.lines().find_map(|l| l.strip_prefix("write_bytes:")).unwrap_or("0").trim().to_string();
+                line.parse::<u64>().unwrap_or(0)
+            };
+            let before = written();
+            let (a, b) = (format!("{dir}/zoo-disk-a"), format!("{dir}/zoo-disk-b"));
+            let wrote = std::fs::write(&b, b"old").and_then(|()| std::fs::write(&a, vec![7u8; 4 << 20]));
+            let renamed = wrote.and_then(|()| std::fs::rename(&a, &b));
+            let sent = written().saturating_sub(before);
+            let _ = std::fs::remove_file(&b);
+            // SAFETY: statfs fills a zeroed struct of ours from a path we own.
+            let tmpfs = unsafe {
+                let mut fs: libc::statfs = std::mem::zeroed();
+                let path = std::ffi::CString::new(dir.as_bytes()).unwrap_or_default();
+                libc::statfs(path.as_ptr(), &mut fs) == 0 && fs.f_type == libc::TMPFS_MAGIC
+            };
+            eprintln!("scratch-disk: renamed {} sent {sent} bytes to a disk, tmpfs {tmpfs}", renamed.is_ok());
+            worked = sent > 0;
+        }
         "fill-shm" => {
             // `fill-shm MB TAG`: MB MiB in files of 8 MiB in `/dev/shm` (memory no limit of the
             // bot's counts, when it is the machine's), named `zoo-shm-TAG-k`, and left there.

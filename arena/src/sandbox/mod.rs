@@ -867,17 +867,20 @@ impl Sandbox {
         // Landlock, which keeps it from the machine's `/dev/shm`, one of its own; for a build, and
         // a bot without Landlock, every mount read-only but what it may write.
         let confined = ruleset.is_some();
-        // A scratch folder in memory (a tmpfs `TMPDIR`) gets a tmpfs of `tmp_mb` over it, its
-        // process's, as a box's `/scratch` (see `scratch`).
+        // A bot's scratch folder gets a tmpfs of `tmp_mb` over it, its process's, as a box's
+        // `/scratch`, and so does a build's in memory (a tmpfs `TMPDIR`; see `scratch`): on disk,
+        // a bot's writes there (a rename over a file starts its writeback at once) ended in
+        // interrupts its opponent's clock paid. A build keeps its folder on disk (a compiler's
+        // temporary files may pass `tmp_mb`).
         let scratch_dir = scratch.as_ref().map(scratch::Scratch::path).or(build.as_ref().map(|b| b.scratch.path()));
         // SAFETY: getuid and getgid have no preconditions.
         let owner = ids.unwrap_or_else(|| unsafe { (libc::getuid(), libc::getgid()) });
-        let in_memory = scratch_dir.filter(|d| scratch::in_memory(d)).map(|d| (d, owner));
+        let tmpfs_scratch = scratch_dir.filter(|d| !launch.build || scratch::in_memory(d)).map(|d| (d, owner));
         // (A bot that needs no mount of its own still gets a user namespace of its own, where the
         // arena is not root: see below.)
         let plain_mounts = match &self.mounts {
             Some(here) if !keep_terminal => {
-                let mounts = here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, in_memory);
+                let mounts = here.plain(!confined, launch.build || !confined, &writable, limits.tmp_mb, tmpfs_scratch);
                 mounts.or_else(|| if launch.build { None } else { here.user_namespace_only() })
             }
             _ => None,

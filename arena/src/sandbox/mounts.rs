@@ -121,7 +121,7 @@ impl Here {
         scratch: Option<(&std::path::Path, (u32, u32))>,
     ) -> Option<PlainMounts> {
         use std::os::unix::ffi::OsStrExt;
-        // (A scratch folder in memory gets a tmpfs of `mb` over it, owned by its process.)
+        // (A scratch folder given gets a tmpfs of `mb` over it, owned by its process.)
         let scratch = scratch.and_then(|(path, (uid, gid))| {
             let options = format!(
                 "size={}m,nr_inodes={},mode=0700,uid={uid},gid={gid}",

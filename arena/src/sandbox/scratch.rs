@@ -8,11 +8,13 @@
 //! a folder is removed when its bot or build ends, the run's folder when the run does, and what an
 //! arena killed with `kill -9` left (whose lock no one holds) by the next run that makes its own.
 //!
-//! Unlike a box's tmpfs, a scratch folder is on the machine's disk and has no size of its own:
-//! each file is capped (`RLIMIT_FSIZE`, `file_size_mb`), not their sum, nor how many there are.
-//! Where the temporary folder is in memory (a tmpfs, as `/tmp` is on many systems), a tmpfs of
-//! `tmp_mb` is mounted over each scratch folder in its process's mount namespace (see
-//! `super::mounts`), where the arena can make one; elsewhere it says so among what is missing.
+//! A bot's scratch folder gets a tmpfs of `tmp_mb` mounted over it in its process's mount
+//! namespace (see `super::mounts`), where the arena can make one: on the machine's disk, its
+//! writes ended in interrupts its opponent's clock paid. A build's does where the temporary
+//! folder is in memory (a tmpfs, as `/tmp` is on many systems), whose files no limit counts;
+//! elsewhere it is on the machine's disk and has no size of its own: each file is capped
+//! (`RLIMIT_FSIZE`, `file_size_mb`), not their sum, nor how many there are. Where the arena can
+//! make no mount namespace and the folder is in memory, it says so among what is missing.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
