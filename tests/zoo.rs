@@ -807,8 +807,10 @@ fn looks_against(attack: &str, think: &str, said: &str) -> Run {
 /// locks through one and duplicated it 240 times, and the look read 2.9 million lines in 10 s. The
 /// look ran beside the match already, but held the bot's box (its lock) all the while, which the
 /// match's thread takes to read the bot's CPU time at its answer: its opponent, thinking, had its
-/// answer read 10 s late, and forfeited on time. No one holds the box while looking now. The
-/// control: with the looks on the match's thread, the opponent times out.
+/// answer read 10 s late, and forfeited on time. No one holds the box while looking now, a look
+/// reads the locks of one descriptor of each open file (duplicates list the same), and one that
+/// takes long is followed by a longer rest: the opponent plays on. The control: with the looks
+/// as they were (on the match's thread, every descriptor read), the opponent times out.
 #[test]
 fn a_slow_look_at_a_bot_holds_nothing_its_opponent_needs() {
     looks_against("lock-stall 3000 240", "spin 10", "lock-stall: 3000 locks, 240 duplicates");

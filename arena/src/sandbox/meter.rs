@@ -414,8 +414,7 @@ const MAPS_BUDGET: u64 = 4 << 20;
 
 /// What one look may still read of maps (see [`MAPS_BUDGET`]).
 pub(super) fn maps_budget() -> u64 {
-    static UNBOUNDED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    match *UNBOUNDED.get_or_init(|| std::env::var_os(super::LOOKS_OFF_SWITCH).is_some()) {
+    match super::looks_off() {
         true => u64::MAX,
         false => MAPS_BUDGET,
     }

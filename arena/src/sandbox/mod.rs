@@ -371,9 +371,16 @@ pub(crate) fn schedstat(path: &str) -> Option<(u64, u64)> {
 }
 
 /// Set (to anything) in the arena's environment, a look reads every process's maps whole, however
-/// long (see `meter::MAPS_BUDGET`), and the referee's monitor looks on the match's own thread (see
-/// `referee::monitor`): for the controls of the tests only.
+/// long (see `meter::MAPS_BUDGET`), and every descriptor's `fdinfo`, duplicates too (see
+/// `sockets::duplicate`), and the referee's monitor looks on the match's own thread, at its pace
+/// however long each look takes (see `referee::monitor`): for the controls of the tests only.
 pub const LOOKS_OFF_SWITCH: &str = "ARENA_LOOKS_ON_THE_MATCH_THREAD";
+
+/// Whether [`LOOKS_OFF_SWITCH`] is set (read once).
+pub(crate) fn looks_off() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var_os(LOOKS_OFF_SWITCH).is_some())
+}
 
 /// The host's directories every box sees, read-only.
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
