@@ -1044,6 +1044,12 @@ fn two_bots_cannot_talk_through_the_files_they_share() {
         cannot_talk_by(how, true);
     }
     cannot_talk_by("fanotify", fanotify_offered());
+    // Nor can two plain bots, whose locks and notices are a box's (before 2026-12-07 a red
+    // team's plain bots talked through a lock on `/etc/hostname`; their inotify instances also
+    // held 1 GiB of the kernel's memory under a limit of 64 MiB).
+    for how in ["flock", "posix-lock", "ofd-lock", "inotify", "dnotify", "fanotify"] {
+        cannot_talk_in(how, &["--sandbox", "plain"], false);
+    }
     if !fanotify_offered() {
         eprintln!("this kernel refuses fanotify to this user: the control (without the box) cannot show it working");
     }
@@ -1067,8 +1073,13 @@ fn two_bots_cannot_talk_through_the_counts_kept_per_user() {
 /// Two `talk HOW` bots, one per seat: in a box seat 2 never hears seat 1; without it (the
 /// control, when `control`) it does, and says so by an invalid move.
 fn cannot_talk_by(how: &str, control: bool) {
+    cannot_talk_in(how, &[], control);
+}
+
+/// [`cannot_talk_by`], the duel run with `flags`.
+fn cannot_talk_in(how: &str, flags: &[&str], control: bool) {
     let talker = attacker(&format!("talk {how} {}", token()));
-    let run = duel_run("fire.txt", &[], &[], [&talker, &talker]);
+    let run = duel_run("fire.txt", flags, &[], [&talker, &talker]);
     assert!(run.out.status.success(), "{how}: {}", String::from_utf8_lossy(&run.out.stderr));
     assert_eq!(run.forfeit(1), None, "{how}: nothing was heard: {}", run.result);
     if control {

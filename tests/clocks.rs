@@ -329,7 +329,7 @@ fn an_opponents_timer_interrupts_are_not_charged_to_a_bot() {
     // that both play every round and the charges, not the limits, are compared. (Four threads,
     // not more: eight or more took the CPU from the victim, which then ran too little to be
     // interrupted, and the control's charge came and went, 1.0 to 3.5 times from one spell to
-    // the next; with two or four, 2 to 4 times in every spell.)
+    // the next; with two or four, 2 to 4 times in every spell.) A plain bot is held so too.
     let _heavy = HEAVY.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let map = short_map(dir.path(), 9);
@@ -354,8 +354,15 @@ fn an_opponents_timer_interrupts_are_not_charged_to_a_bot() {
     assert!(boxed < line, "the victim was charged {boxed:.2} times as much under the storm");
     // The same with one-shot timerfds, which the slack does not delay (1306 ms for an answer of
     // 350 here before the box refused them): the box refuses the timers that fire when asked.
-    let timerfds = charged(&format!("{} timerfd-storm 4 20000 even-ticks", bin("zoo-attack")), &victim, &[]);
+    let timerfd_storm = format!("{} timerfd-storm 4 20000 even-ticks", bin("zoo-attack"));
+    let timerfds = charged(&timerfd_storm, &victim, &[]);
     assert!(timerfds < line, "the victim was charged {timerfds:.2} times as much under timerfds");
+    // A plain bot is held so too (its slack a box's, the same timers refused): before 2026-12-07,
+    // its threads' slack of 1 ns had a red team's victim forfeit on time, as root and as nobody.
+    for attacker in [&storm, &timerfd_storm] {
+        let plain = charged(attacker, &victim, &["--sandbox", "plain"]);
+        assert!(plain < line, "plain: the victim was charged {plain:.2} times as much under {attacker}");
+    }
     // The control: without the box the attacker sets its slack to 1 ns, and the victim pays,
     // both kept on one CPU (`taskset`) as the box keeps a match.
     let one_cpu = |bot: &str| format!("taskset -c 0 {bot}");

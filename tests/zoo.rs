@@ -802,20 +802,6 @@ fn looks_against(attack: &str, think: &str, said: &str) -> Run {
     run
 }
 
-/// A look at a plain bot reads the file locks its descriptors hold (every 8th look), and each
-/// duplicate of a descriptor lists all the locks taken through it: a red team's bot took 12,000
-/// locks through one and duplicated it 240 times, and the look read 2.9 million lines in 10 s. The
-/// look ran beside the match already, but held the bot's box (its lock) all the while, which the
-/// match's thread takes to read the bot's CPU time at its answer: its opponent, thinking, had its
-/// answer read 10 s late, and forfeited on time. No one holds the box while looking now, a look
-/// reads the locks of one descriptor of each open file (duplicates list the same), and one that
-/// takes long is followed by a longer rest: the opponent plays on. The control: with the looks
-/// as they were (on the match's thread, every descriptor read), the opponent times out.
-#[test]
-fn a_slow_look_at_a_bot_holds_nothing_its_opponent_needs() {
-    looks_against("lock-stall 3000 240", "spin 10", "lock-stall: 3000 locks, 240 duplicates");
-}
-
 /// The switch that puts the monitor's looks back on the match's thread, unbounded.
 const LOOKS_OFF: &str = "ARENA_LOOKS_ON_THE_MATCH_THREAD";
 

@@ -408,10 +408,6 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
         "disk-calls" => worked = disk_calls(&arg(1)),
-        // `lock-stall N DUPS`: a child takes N byte-range locks on a file of its scratch folder
-        // through one descriptor, and duplicates it DUPS times: each duplicate's `fdinfo` lists
-        // all N, so a look that reads the box's file locks reads N*DUPS lines.
-        "lock-stall" => lock_stall(arg(1).parse().unwrap_or(3000), arg(2).parse().unwrap_or(240)),
         // `stall-looks P M D RES_MB HOLD_MS AT`: see `stall_looks`.
         "stall-looks" => {
             let n = |i: usize, default: u64| arg(i).parse().unwrap_or(default);
@@ -2016,34 +2012,6 @@ fn disk_calls(file: &str) -> bool {
         );
         let answers = [&uncached, &synced, &sync_opened, &sync_flag];
         dropped || read_ahead || will_need || msynced || answers.iter().any(|a| *a == "ok")
-    }
-}
-
-/// The heart of `lock-stall`: the child takes its locks, duplicates its descriptor, says so
-/// (`lock-stall: N locks, D duplicates`) and waits to be ended with the box.
-fn lock_stall(locks: i64, dups: usize) {
-    // SAFETY: the child makes raw calls on a descriptor of its own and never returns.
-    unsafe {
-        if libc::fork() != 0 {
-            return;
-        }
-        let path = std::env::temp_dir().join(format!("locks-{}", std::process::id()));
-        let Ok(path) = CString::new(path.as_os_str().as_bytes()) else { libc::_exit(1) };
-        let fd = libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC, 0o600);
-        libc::unlink(path.as_ptr());
-        let mut taken = 0;
-        for i in 0..locks {
-            let mut lock: libc::flock = std::mem::zeroed();
-            lock.l_type = libc::F_WRLCK as libc::c_short;
-            lock.l_whence = libc::SEEK_SET as libc::c_short;
-            (lock.l_start, lock.l_len) = (2 * i, 1);
-            taken += i64::from(libc::fcntl(fd, libc::F_SETLK, &lock) == 0);
-        }
-        let duplicated = (0..dups).filter(|_| libc::dup(fd) >= 0).count();
-        eprintln!("lock-stall: {taken} locks, {duplicated} duplicates");
-        loop {
-            libc::pause();
-        }
     }
 }
 

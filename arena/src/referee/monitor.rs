@@ -34,18 +34,12 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
     // waiting is its own doing, not the machine's.
     let pinned = super::cpus::of_this_thread().is_some_and(|set| super::cpus::count(&set) == 1);
     let inline = crate::sandbox::looks_off();
-    // When each bot may be looked at again (see `LOOK_SHARE`).
-    let mut next: Vec<Instant> = vec![Instant::now(); bots.len()];
     loop {
         tick.tick().await;
         let thinking = bots.iter().filter(|b| b.asked.load(Ordering::Relaxed)).count().max(1) as u64;
         let sharing = if pinned { thinking } else { 1 };
-        for ((bot, wait), next) in bots.iter().zip(waits.iter_mut()).zip(next.iter_mut()) {
-            if Instant::now() < *next {
-                continue;
-            }
+        for (bot, wait) in bots.iter().zip(waits.iter_mut()) {
             let asked = bot.asked.load(Ordering::Relaxed);
-            let look_began = Instant::now();
             // (Memory and CPU from one look: without a cgroup, one walk of the box's processes.)
             let (over, since_answer) = if inline {
                 bot.look(!asked)
@@ -60,8 +54,6 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
                     Ok(looking) => looking.await,
                     Err(_) => Ok(bot.look(!asked)),
                 };
-                let now = Instant::now();
-                *next = now.checked_add(rest_after(look_began.elapsed())).unwrap_or(now);
                 // (A look that panicked is no verdict: the next one looks again.)
                 let Ok((over, since_answer)) = looked else { continue };
                 // The match went on meanwhile: a bot asked since is thinking, not busy in the
@@ -100,17 +92,6 @@ pub(super) async fn watch(bots: Vec<Arc<Watch>>, limits: Limits) {
         }
     }
 }
-
-/// How long a bot's look, where it took `took`, is followed by none at that bot: `LOOK_SHARE - 1`
-/// times as long, so that looking at one bot takes at most `1 / LOOK_SHARE` of a CPU (a look takes
-/// some 100 us; those a bot can make long, reading the watches of its epolls or the locks it
-/// holds, a line of `fdinfo` each, are made less often). Its verdicts wait as long.
-fn rest_after(took: Duration) -> Duration {
-    took.saturating_mul(LOOK_SHARE - 1)
-}
-
-/// See [`rest_after`].
-const LOOK_SHARE: u32 = 5;
 
 /// Nanoseconds the process has waited for a CPU while runnable (`/proc/<pid>/schedstat`).
 fn run_delay(pid: i32) -> Option<u64> {
@@ -204,19 +185,5 @@ mod overload_tests {
         let own = overloaded_for(ClockKind::Wall, None);
         assert!(own.contains("`--clock cpu`"), "{own}");
         assert_eq!(overloaded_for(ClockKind::Cpu, Some(ClockKind::Wall)), overloaded(ClockKind::Wall));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A look of 100 us is followed by the next at the monitor's pace; one of 1.5 s (the watches
-    /// of 2 million epoll items) by none for 6 s: a fifth of a CPU at most.
-    #[test]
-    fn a_long_look_is_followed_by_a_longer_rest() {
-        assert!(rest_after(Duration::from_micros(100)) < PERIOD);
-        assert_eq!(rest_after(Duration::from_millis(1500)), Duration::from_secs(6));
-        assert_eq!(rest_after(Duration::MAX), Duration::MAX);
     }
 }

@@ -779,7 +779,8 @@ unsafe fn clear_capabilities() -> io::Result<()> {
 /// With a keeper, the bot's process (not the keeper) last enters the Landlock ruleset
 /// `landlock` (a descriptor, or -1: none), made beforehand (see `super::confine`), and takes
 /// its `filters` (compiled, see `super::syscalls::plain_filters`): the keeper stays outside its
-/// domain, and may still signal what the bot starts.
+/// domain, and may still signal what the bot starts. Where `bot_timers` (a bot, not a build),
+/// the bot's timer slack is a box's bot's ([`TIMER_SLACK_NS`]).
 ///
 /// # Safety
 /// Must run between `fork` and `exec`; raw system calls only.
@@ -790,6 +791,7 @@ pub(super) unsafe fn enter_plain(
     keep_terminal: bool,
     landlock: c_int,
     filters: &[seccompiler::BpfProgram],
+    bot_timers: bool,
 ) -> io::Result<()> {
     let process = at(Step::Process);
     check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL)).map_err(&process)?;
@@ -809,6 +811,12 @@ pub(super) unsafe fn enter_plain(
         check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM)).map_err(&process)?;
         if libc::getppid() != parent {
             libc::_exit(1);
+        }
+        if bot_timers {
+            // The bot's timers may fire up to this late, as a box's: its current and default
+            // slack (what `PR_SET_TIMERSLACK` 0 restores), the keeper's at the fork; its filter
+            // keeps it there (see `syscalls::bot_filters`).
+            check(libc::prctl(libc::PR_SET_TIMERSLACK, TIMER_SLACK_NS)).map_err(&process)?;
         }
         let bot = libc::fork();
         if bot < 0 {

@@ -920,6 +920,8 @@ impl Sandbox {
         // (A build runs at a lower priority than the arena: see `child::lower_priority`. Not with
         // the box off, which changes nothing.)
         let niced = launch.build && !keep_terminal;
+        // (A bot's timer slack is a box's: see `child::enter_plain`.)
+        let bot_timers = !launch.build;
         // SAFETY: the hook only makes system calls on data prepared before the fork (the
         // ruleset's descriptor, the filters and the mounts' words, held by the hook as long as the
         // command).
@@ -938,7 +940,7 @@ impl Sandbox {
                 if niced {
                     child::lower_priority();
                 }
-                child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters)
+                child::enter_plain(parent, &rlimits, ids, keep_terminal, landlock, &filters, bot_timers)
             });
         }
         if keep_terminal {

@@ -400,7 +400,8 @@ pub(super) fn plain_filters(build: bool) -> Vec<BpfProgram> {
                 let owner = plain_filters_of(&[OWNER_AND_ATTRIBUTE_CALLS]).into_iter().chain(set_id_filters());
                 owner.chain(plain_build_memory_filter()).collect()
             } else {
-                plain_filters_of(&METADATA_CALLS).into_iter().chain(plain_bot_memory_filters()).collect()
+                let own = plain_filters_of(&METADATA_CALLS).into_iter().chain(bot_filters());
+                own.chain(plain_bot_memory_filters()).collect()
             };
             own.into_iter().chain(last_filters(build, true, true)).collect()
         })
@@ -807,7 +808,10 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 /// [`splice_lock`] with io_uring's `IORING_OP_SPLICE`, and held 518 MiB of a deleted file's pages
 /// in pipes under a `build_memory_mb` of 64.
 pub(super) fn unconfined_plain_filters(build: bool) -> Vec<BpfProgram> {
-    let memory = if build { plain_build_memory_filter() } else { plain_bot_memory_filters() };
+    let memory = match build {
+        true => plain_build_memory_filter(),
+        false => bot_filters().into_iter().chain(plain_bot_memory_filters()).collect(),
+    };
     let namespaces = filter().into_iter().chain(x32_filter()).chain(user_namespace_filter());
     let sockets = plain_socket_filters();
     namespaces.chain(system_v_filter()).chain(sockets).chain(memory).chain(last_filters(build, true, true)).collect()
@@ -1281,11 +1285,14 @@ mod tests {
         // (Each summed list ends with the seccomp lock.)
         // (A build's lists hold the session lock too, and so do a plain bot's.)
         assert_eq!(super::unconfined_plain_filters(true).len(), unconfined + 1 + 12 + 1);
-        // (A bot's lists hold the disk lock's five filters, and a plain bot's the reaping lock.)
-        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + memory + 5 + 1 + 1 + 1);
+        // (A bot's lists hold the disk lock's five filters, and a plain bot's the reaping lock;
+        // a plain bot's the bot's four, as a box's.)
+        let bot = super::bot_filters().len();
+        assert_eq!(super::unconfined_plain_filters(false).len(), unconfined + bot + memory + 5 + 1 + 1 + 1);
         for build in [false, true] {
-            // (A build's own include its session lock; a bot's, the disk, reaping and session locks.)
-            let own = if build { 15 } else { memory + 5 + 1 + 1 };
+            // (A build's own include its session lock; a bot's, the bot's filters, and the disk,
+            // reaping and session locks.)
+            let own = if build { 15 } else { bot + memory + 5 + 1 + 1 };
             assert_eq!(super::plain_filters(build).len(), 7 + own + 1 + usize::from(cfg!(target_arch = "x86_64")));
         }
         assert_eq!(super::bot_filters().len(), 4);
