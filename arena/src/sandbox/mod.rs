@@ -647,6 +647,8 @@ impl Sandbox {
         };
         let chmod = "a plain build (Landlock does not govern a file's mode) may change the mode and times of any file \
                      of the user it runs as";
+        let on_disk = "a plain bot's scratch folder is no tmpfs of its own but a folder of TMPDIR (on a disk, its \
+                       writes end in interrupts its opponent's clock may pay; the sum of its files has no cap)";
         match mounts::Here::learn() {
             Ok(here) => {
                 tracing::debug!(?here, "plain bots' and builds' mount namespaces");
@@ -667,11 +669,11 @@ impl Sandbox {
                 self.mounts = here;
             }
             Err(why) if self.landlock => {
-                lacking.push(format!("no mount namespace for plain builds here ({why}): {chmod}"))
+                lacking.push(format!("no mount namespace for plain bots and builds here ({why}): {chmod}, {on_disk}"))
             }
             Err(why) => lacking.push(format!(
-                "no mount namespace for plain bots and builds here ({why}): {chmod}, and a plain bot shares the \
-                 machine's /dev/shm, whose files take memory its limit does not count and outlive the match"
+                "no mount namespace for plain bots and builds here ({why}): {chmod}, {on_disk}, and a plain bot \
+                 shares the machine's /dev/shm, whose files take memory its limit does not count and outlive the match"
             )),
         }
         if let Some(base) = scratch::base_in_memory(self.root).filter(|_| self.mounts.is_none()) {

@@ -265,9 +265,10 @@ fn same_table(pid: i32, tid: i32) -> bool {
 
 /// Whether descriptor `fd` of thread `tid`'s table names the same open file as one of the
 /// descriptors `read` of that table (`kcmp`'s `KCMP_FILE`), which are kept in their open files'
-/// order (`kcmp` orders them too), `fd` added where it names another: a duplicate (`dup`,
-/// `fork`'s copy in the same table) lists the same locks and watches in its `fdinfo`, which are
-/// then counted once and read once. A plain bot's 12,000 locks through one descriptor duplicated
+/// order (`kcmp` orders them too), `fd` added where it names another: a duplicate in the same
+/// table (`dup`, `fcntl`'s `F_DUPFD`) lists the same locks and watches in its `fdinfo`, which are
+/// then counted once and read once. (Another process's table, a forked child's, is walked apart:
+/// a file shared so lists an open file description's and `flock`'s locks in each, counted again.) A plain bot's 12,000 locks through one descriptor duplicated
 /// 240 times were 2.9 million lines of `fdinfo` a look read, 10 s of the arena's CPU. A binary
 /// search, so that a table of many distinct open files costs `log n` calls a descriptor. Where it
 /// cannot be told (no `kcmp`, no permission), not: its `fdinfo` is read.
@@ -438,7 +439,7 @@ pub(super) struct Reads {
     pub kinds: bool,
     /// The watches of each epoll (its `fdinfo`: the link names an epoll).
     pub watches: bool,
-    /// The file locks of each descriptor (every one's `fdinfo`).
+    /// The file locks of each open file (the `fdinfo` of one of its descriptors, see [`duplicate`]).
     pub locks: bool,
 }
 
@@ -481,8 +482,10 @@ struct BotState {
     locks: u64,
 }
 
-/// A bot's look reads every descriptor's `fdinfo` for its locks every this many looks (every
-/// 200 ms at the monitor's 40 a second).
+/// A bot's look reads every open file's `fdinfo` for its locks every this many looks (every
+/// 200 ms at the monitor's 40 a second): none are found where its filters make locks do nothing
+/// (`syscalls::bot_filters`, every bot's since 2026-12-07), which this still counts should one
+/// be taken past them.
 const LOCK_LOOKS: u64 = 8;
 /// Watches of epolls whose `fdinfo` a bot's look reads at every look (some 300 KiB of text, 3 ms).
 const WATCHES_PER_LOOK: u64 = 4096;

@@ -1666,8 +1666,8 @@ fn git_changes(folder: &Path, before: &GitEntries) -> Option<String> {
 
 /// Copies `from` (a build's output) into `to` as the arena's logs keep a program's lines
 /// ([`crate::referee::log::kept_line`]: a teacher who `cat`s the log gets no escape sequence but
-/// colours', which end with their line), until `cap` bytes, then drops the rest; `total` counts
-/// every byte read.
+/// colours', which end with their line), until `cap` bytes (whole lines: the first that does not
+/// fit and all after it are dropped); `total` counts every byte read, and what the guard added.
 fn copy_capped(mut from: std::io::PipeReader, mut to: std::fs::File, cap: u64, total: &AtomicU64) {
     let mut buf = vec![0u8; 64 << 10];
     let mut written = 0u64;
@@ -1675,9 +1675,21 @@ fn copy_capped(mut from: std::io::PipeReader, mut to: std::fs::File, cap: u64, t
     let mut pending: Vec<u8> = Vec::new();
     let write = |text: &[u8], to: &mut std::fs::File, written: &mut u64| {
         let kept = log_text(text);
-        let keep = (cap.saturating_sub(*written) as usize).min(kept.len());
+        // (What the guard adds, a control shown in up to four characters, is disk the log takes
+        // too, counted with the bytes read.)
+        total.fetch_add((kept.len() as u64).saturating_sub(text.len() as u64), Ordering::Relaxed);
+        // A piece that does not fit is kept up to the end of its last line that does, and
+        // nothing after it: a cut inside a line could leave a colour on, or half a character.
+        let room = cap.saturating_sub(*written) as usize;
+        let keep = match kept.len() <= room {
+            true => kept.len(),
+            false => kept.as_bytes()[..room].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1),
+        };
         if keep > 0 && to.write_all(&kept.as_bytes()[..keep]).is_ok() {
             *written += keep as u64;
+        }
+        if keep < kept.len() {
+            *written = cap;
         }
     };
     loop {
@@ -2348,14 +2360,38 @@ mod tests {
         assert_eq!(outcome.problem, None, "{outcome:?}");
         let log = std::fs::read_to_string(out.path().join("a.log")).unwrap();
         let lines: Vec<&str> = log.lines().collect();
-        assert_eq!(lines.len(), 6, "{:?}", &lines[..5]);
+        assert_eq!(lines.len(), 6, "{:?}", lines.iter().take(5).collect::<Vec<_>>());
         assert_eq!(lines[0], "gcc -O2 bot.c");
         assert_eq!(lines[1], "\\e]52;c;cm0gLXJmIH4=\\acopied");
         assert_eq!(lines[2], "\\e[2Jcleared");
         assert_eq!(lines[3], "\u{1b}[8mhidden\u{1b}[0m", "a colour is kept, and ended with its line");
         assert_eq!(lines[4], "\u{1b}[1;31merror:\u{1b}[0m red", "a colour ended by its line is as it came");
         assert!(lines[5].starts_with(&long) && &lines[5][long.len()..] == "\\e[2J", "{:?}", &lines[5][long.len()..]);
-        assert_eq!(log.matches('\u{1b}').count(), 4, "{:?}", &lines[..5]);
+        assert_eq!(log.matches('\u{1b}').count(), 4, "{:?}", lines.iter().take(5).collect::<Vec<_>>());
+    }
+
+    /// A build's log past its cap keeps whole lines only: a build sized its output so that the cap
+    /// fell just after a colour that hides text, before its end. What the guard adds counts as
+    /// disk the log takes. The control: the same lines without a cap are kept whole.
+    #[test]
+    fn a_build_log_cut_at_its_cap_keeps_whole_lines() {
+        let copied = |cap: u64| {
+            let dir = tempfile::tempdir().unwrap();
+            let (reader, mut writer) = std::io::pipe().unwrap();
+            let feeder = std::thread::spawn(move || {
+                writer.write_all(b"ok\n\x1b[8mhidden\n\x08\x08\x08 shown\n").unwrap();
+            });
+            let (path, total) = (dir.path().join("a.log"), AtomicU64::new(0));
+            copy_capped(reader, std::fs::File::create(&path).unwrap(), cap, &total);
+            feeder.join().unwrap();
+            (std::fs::read_to_string(&path).unwrap(), total.load(Ordering::Relaxed))
+        };
+        let (whole, total) = copied(1 << 20);
+        assert_eq!(whole, "ok\n\u{1b}[8mhidden\u{1b}[0m\n\\b\\b\\b shown\n", "the control");
+        assert_eq!(total, whole.len() as u64, "the bytes read and what the guard added");
+        // The cap falls inside the hidden line's end: that line and all after it are dropped.
+        let (cut, _) = copied(3 + 8 + 2);
+        assert_eq!(cut, "ok\n");
     }
 
     /// A build whose own folder holds a hard link of a file outside it runs on a copy of its
