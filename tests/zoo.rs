@@ -436,8 +436,9 @@ fn forks_a_child_that_holds_the_pipes_even_outside_its_group() {
     let greedy = shared_copy(dir.path(), &bin("greedy"));
     let markers = ["sleep 5110", "sleep 5111"];
     zoo_with(&holder, &greedy, Some("crash"), &markers, &["--sandbox", "plain"]);
-    // The control: with the sandbox off, the one in a session of its own outlives the match.
-    let run = duel_with(&holder, &greedy, &["--sandbox", "none"]);
+    // The control: with the sandbox off, the one in a session of its own outlives the match (the
+    // bot waits for it to be in that session before it exits: see the script).
+    let run = duel_with(&format!("{holder} wait"), &greedy, &["--sandbox", "none"]);
     assert_eq!(player(&run.result, 0).2.as_deref(), Some("crash"), "{}", run.result);
     let survived = process_running("sleep 5111");
     let _ = Command::new("pkill").args(["-f", "sleep 51(10|11)"]).status();
@@ -516,9 +517,13 @@ fn cannot_hold_memory_outside_its_processes() {
         }
         let hider = format!("{} hide-memory {how} 192", bin("zoo-attack"));
         let limits = ["--require-sandbox", "--max-memory-mb", "64", "--startup-ms", "5000"];
-        let run = duel_with(&hider, &bin("greedy"), &limits);
-        let forfeit = (memory_cgroup(&run.stderr) || how == "sockets" || how == "page-tables").then_some("memory");
-        promises(&run, &hider, forfeit, &[]);
+        // (What the monitor counts, it counts at a look: the bot then holds it and waits, rather
+        // than answer at once, which raced the look.)
+        let counted = how == "sockets" || how == "page-tables";
+        let boxed = if counted { hider.replace("hide-memory", "hide-memory-and-wait") } else { hider.clone() };
+        let run = duel_with(&boxed, &bin("greedy"), &limits);
+        let forfeit = (memory_cgroup(&run.stderr) || counted).then_some("memory");
+        promises(&run, &boxed, forfeit, &[]);
         // The control: without a box, nothing counts it; the bot says it held it all. (A plain
         // bot makes no SysV segment, memfd or shared anonymous mapping either, see
         // `a_plain_bot_cannot_use_system_v_ipc` and `a_plain_bot_cannot_hold_memory_outside_its_processes`:
