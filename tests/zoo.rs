@@ -789,19 +789,41 @@ fn a_look_at_a_bot_does_not_hold_up_its_opponent() {
     assert!(slowest < 1000, "its slowest answer took {slowest} ms: {}", run.result);
 }
 
+/// A look at a bot ran beside the match already, but held the bot's box (its lock) all the while,
+/// which the match's thread takes to read a bot's CPU time at its answer: a red team's plain bot
+/// made the look at it take 10 s (12,000 locks duplicated to 240 descriptors, each listed at every
+/// one; locks are no-ops for a bot now, and a look reads one descriptor of each open file), and its
+/// opponent, thinking, had its answer read 10 s late and forfeited on time. No one holds the box
+/// while looking: with every look made 1.5 s longer (`ARENA_TEST_SLOW_LOOKS_MS`, as no bot can make
+/// one so now), the opponent plays on. The control: with the looks on the match's thread too, it
+/// times out. (Holding the box's lock during the look again fails the test.)
+#[test]
+fn a_slow_look_at_a_bot_holds_nothing_its_opponent_needs() {
+    let slowed = [(SLOW_LOOKS, "1500")];
+    looks_against_with("wait", "spin 10", "", &slowed);
+}
+
+/// The switch that makes every look at a bot that many milliseconds longer (tests only).
+const SLOW_LOOKS: &str = "ARENA_TEST_SLOW_LOOKS_MS";
+
 /// `zoo-attack ATTACK` against `clock-thinker THINK`, both plain, on the wall clock (a second an
 /// answer): the run, once the attacker said `said` and its opponent played on. The control: the
 /// same with the looks on the match's thread (`ARENA_LOOKS_ON_THE_MATCH_THREAD`), where the
 /// attacker said `said` too and the opponent timed out.
 fn looks_against(attack: &str, think: &str, said: &str) -> Run {
+    looks_against_with(attack, think, said, &[])
+}
+
+/// [`looks_against`], with `env` set for the arena in both runs.
+fn looks_against_with(attack: &str, think: &str, said: &str, env: &[(&str, &str)]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let attacker = format!("{} {attack}", shared_copy(dir.path(), &bin("zoo-attack")));
     let victim = format!("{} {think}", shared_copy(dir.path(), &bin("clock-thinker")));
     let flags = ["--sandbox", "plain", "--clock", "wall", "--startup-ms", "2000", "--move-ms", "1000"];
-    let run = duel_with(&attacker, &victim, &flags);
+    let run = duel_with_env(&attacker, &victim, &flags, env);
     assert!(run.log.contains(said), "{}", run.log);
     assert_eq!(player(&run.result, 1).2, None, "the opponent plays on: {}", run.result);
-    let control = duel_with_env(&attacker, &victim, &flags, &[(LOOKS_OFF, "1")]);
+    let control = duel_with_env(&attacker, &victim, &flags, &[env, &[(LOOKS_OFF, "1")]].concat());
     assert!(control.log.contains(said), "{}", control.log);
     assert_eq!(player(&control.result, 1).2.as_deref(), Some("timeout"), "the control: {}", control.result);
     run

@@ -408,6 +408,8 @@ fn attack(args: &[String]) -> (bool, Option<Stepper>) {
         "userns" => worked = user_namespace(),
         "direct-io" => worked = direct_io(),
         "disk-calls" => worked = disk_calls(&arg(1)),
+        // Not an attack: answers WAIT to every tick (an opponent for a test of the arena's own).
+        "wait" => {}
         // `stall-looks P M D RES_MB HOLD_MS AT`: see `stall_looks`.
         "stall-looks" => {
             let n = |i: usize, default: u64| arg(i).parse().unwrap_or(default);

@@ -382,6 +382,21 @@ pub(crate) fn looks_off() -> bool {
     *OFF.get_or_init(|| std::env::var_os(LOOKS_OFF_SWITCH).is_some())
 }
 
+/// Set to a number of milliseconds in the arena's environment, every look at a bot's box
+/// ([`BoxHandle::look`]) takes that much longer: for the tests only, which show that a slow look
+/// holds nothing its bot's opponent needs (a bot can no longer make one slow: the maps are read
+/// 4 MiB a look, the watches less often the more there are, and no bot takes a lock).
+pub const SLOW_LOOKS_SWITCH: &str = "ARENA_TEST_SLOW_LOOKS_MS";
+
+/// How much longer [`SLOW_LOOKS_SWITCH`] makes each look (read once).
+fn slowed_looks() -> Option<Duration> {
+    static SLOWED: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    *SLOWED.get_or_init(|| {
+        let ms = std::env::var(SLOW_LOOKS_SWITCH).ok()?.parse().ok()?;
+        Some(Duration::from_millis(ms))
+    })
+}
+
 /// The host's directories every box sees, read-only.
 const SYSTEM: [&str; 8] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 /// Device nodes every box gets.
@@ -2694,6 +2709,9 @@ impl BoxHandle {
     /// for both, whose cost grows with the processes a bot keeps (the monitor's look, 40 times
     /// a second).
     pub fn look(&self, cpu: bool) -> (Option<Duration>, bool) {
+        if let Some(slowed) = slowed_looks() {
+            std::thread::sleep(slowed);
+        }
         let (cpu, over, _) = self.look_seen(cpu);
         (cpu, over)
     }
