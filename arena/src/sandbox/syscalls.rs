@@ -388,7 +388,8 @@ const IOPRIO_WHO_PROCESS: u64 = 1;
 /// mode of a file its user owns that Landlock keeps it from, but where the arena gives it a mount
 /// namespace whose mounts are read-only but its folders (see `super::mounts`).
 ///
-/// A bot (not a build) also gets [`uncounted_memory_filters`], as a box without a memory cgroup
+/// A bot (not a build) also gets a box's bot's filters ([`bot_filters`]: its timers, locks, file
+/// notices and socket filters), and [`uncounted_memory_filters`], as a box without a memory cgroup
 /// does: no cgroup ever holds a plain bot, whose memory the monitor counts in its processes'
 /// resident sets only (see [`plain_bot_memory_filters`]). Both end with [`last_filters`]
 /// ([`seccomp_lock`] last).
@@ -1096,7 +1097,10 @@ fn uncounted_memory_filters() -> Vec<BpfProgram> {
 /// open file description locks), as the 64-bit kernels number them.
 const LOCKING_FCNTLS: [libc::c_int; 4] = [libc::F_SETLK, libc::F_SETLKW, libc::F_OFD_SETLK, libc::F_OFD_SETLKW];
 
-/// What a bot's box changes besides [`filter`]'s refusals, so that two boxes cannot signal each
+/// What a bot's box, and a plain bot (since 2026-12-07: a red team's plain bot, its threads'
+/// slack set to 1 ns, had its opponent forfeit on time; its inotify events held 1 GiB of the
+/// kernel's memory, its OFD locks and socket filters hundreds of MiB, none of it counted),
+/// changes besides [`filter`]'s refusals, so that two boxes cannot signal each
 /// other through a file both can read: taking or releasing a lock (`flock`, and `fcntl`'s
 /// record and open file description locks) succeeds without doing anything, so no lock is ever
 /// held for another box to see (`F_GETLK` then finds none); a refusal broke honest programs
