@@ -794,8 +794,8 @@ fn plain_filters_of(metadata: &[&[libc::c_long]]) -> Vec<BpfProgram> {
 /// `ARENA_PLAIN_WITHOUT_LANDLOCK` is set): a box's refusals ([`filter`]: io_uring, AIO, kernel
 /// keyrings, `sched_setaffinity`, and `clone3`, which would pass the user namespace filter), as
 /// a plain process Landlock confines gets them; System V IPC ([`system_v_filter`]), which no limit
-/// of its user's holds (its segments outlive it, uncounted), a bot's memory filters
-/// ([`plain_bot_memory_filters`]), or a build's, and a new user namespace
+/// of its user's holds (its segments outlive it, uncounted), a bot's own and memory filters
+/// ([`bot_filters`], [`plain_bot_memory_filters`]), or a build's, and a new user namespace
 /// ([`user_namespace_filter`], with the x32 numbers, which would pass it): in one of its own, a
 /// red team's plain bot without Landlock mounted a tmpfs, and held 1,024 MiB in it under a limit
 /// of 64. And a plain process's sockets ([`plain_socket_filters`]: no socket but a netlink one of
