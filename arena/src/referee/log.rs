@@ -105,10 +105,8 @@ pub fn dropped_note(dropped: usize) -> String {
 /// in some viewer has its controls shown ([`disturbs`]), and a run of five `=` is broken by a
 /// `\` ([`broken_runs`]). A line ended `\r\n` keeps its `\r`, which moves nothing.
 fn quote(stderr: &str, guard: Guard, out: &mut String) {
-    for line in stderr.split_inclusive('\n') {
-        let body = line.strip_suffix('\n').unwrap_or(line);
-        let kept = body.trim_end_matches('\r');
-        let cr = &body[kept.len()..];
+    for (kept, end) in lines(stderr) {
+        let cr = end.trim_end_matches('\n');
         let shown = if guard == Guard::Full { kept_line(kept) } else { controls_shown(kept) };
         let text = if guard == Guard::Full { broken_runs(&shown) } else { Cow::Borrowed(&*shown) };
         if text.is_empty() && cr.is_empty() {
@@ -147,12 +145,19 @@ fn controls_shown(line: &str) -> Cow<'_, str> {
 /// `text` (a program's output, whole lines or a piece of one) appended to `out` as a log keeps
 /// it: each line as [`kept_line`] says, its `\n` and the `\r`s before it kept.
 pub fn keep_lines(text: &str, out: &mut String) {
-    for line in text.split_inclusive('\n') {
-        let body = line.strip_suffix('\n').unwrap_or(line);
-        let kept = body.trim_end_matches('\r');
+    for (kept, end) in lines(text) {
         out.push_str(&kept_line(kept));
-        out.push_str(&line[kept.len()..]);
+        out.push_str(end);
     }
+}
+
+/// The lines of `text`, each as its body without its `\n` and the `\r`s before it, and that
+/// ending (empty for a last line without a `\n`).
+fn lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    text.split_inclusive('\n').map(|line| {
+        let kept = line.strip_suffix('\n').unwrap_or(line).trim_end_matches('\r');
+        line.split_at(kept.len())
+    })
 }
 
 /// The escape sequence that ends every colour and attribute.

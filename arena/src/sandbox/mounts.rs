@@ -155,9 +155,9 @@ impl Here {
     /// A user namespace of its own (and a private mount namespace in it, with no mount changed),
     /// where the arena is not root (`None` where it is: its plain processes run as users of their
     /// own). For a plain bot that needs no mount of its own (one Landlock confines, without a
-    /// scratch folder to mount a tmpfs over): the kernel counts `RLIMIT_NPROC` for each user namespace (Linux 5.14 on),
-    /// so the bot's limit holds its own processes, not every process of the arena's user (see
-    /// `Sandbox::plain_command`'s limit).
+    /// scratch folder to mount a tmpfs over): the kernel counts `RLIMIT_NPROC` for each user
+    /// namespace (Linux 5.14 on), so the bot's limit holds its own processes, not every process
+    /// of the arena's user (see `Sandbox::plain_command`'s limit).
     pub(super) fn user_namespace_only(&self) -> Option<PlainMounts> {
         matches!(self.way, Way::UserNamespace { .. }).then(|| PlainMounts {
             way: self.way.clone(),

@@ -268,10 +268,11 @@ fn same_table(pid: i32, tid: i32) -> bool {
 /// order (`kcmp` orders them too), `fd` added where it names another: a duplicate in the same
 /// table (`dup`, `fcntl`'s `F_DUPFD`) lists the same locks and watches in its `fdinfo`, which are
 /// then counted once and read once. (Another process's table, a forked child's, is walked apart:
-/// a file shared so lists an open file description's and `flock`'s locks in each, counted again.) A plain bot's 12,000 locks through one descriptor duplicated
-/// 240 times were 2.9 million lines of `fdinfo` a look read, 10 s of the arena's CPU. A binary
-/// search, so that a table of many distinct open files costs `log n` calls a descriptor. Where it
-/// cannot be told (no `kcmp`, no permission), not: its `fdinfo` is read.
+/// a file shared so lists an open file description's and `flock`'s locks in each, counted
+/// again.) A plain bot's 12,000 locks through one descriptor duplicated 240 times were 2.9
+/// million lines of `fdinfo` a look read, 10 s of the arena's CPU. A binary search, so that a
+/// table of many distinct open files costs `log n` calls a descriptor. Where it cannot be told
+/// (no `kcmp`, no permission), not: its `fdinfo` is read.
 fn duplicate(tid: i32, fd: i32, read: &mut Vec<i32>) -> bool {
     const KCMP_FILE: libc::c_long = 0;
     let (mut low, mut high) = (0, read.len());
@@ -362,6 +363,7 @@ impl Descriptors {
         let mut any = false;
         // (The descriptors whose `fdinfo` was read, in their open files' order: see `duplicate`.)
         let mut read: Vec<i32> = Vec::new();
+        let once_a_file = !super::looks_off();
         for fd in fds.flatten() {
             any = true;
             let Ok(target) = std::fs::read_link(fd.path()) else { continue };
@@ -387,7 +389,7 @@ impl Descriptors {
             self.epolls += u64::from(epoll);
             if self.reads.locks || (epoll && self.reads.watches) {
                 let number = fd.file_name().to_str().and_then(|n| n.parse::<i32>().ok());
-                if !super::looks_off() && number.is_some_and(|number| duplicate(tid, number, &mut read)) {
+                if once_a_file && number.is_some_and(|number| duplicate(tid, number, &mut read)) {
                     continue;
                 }
                 let mut info = std::path::PathBuf::from(format!("{task}/fdinfo"));
